@@ -1,0 +1,116 @@
+"""cc-peel: split a shell command line into simple commands and peel each to its core.
+
+Usage:
+  cc-peel [--] [<command>]
+  cc-peel (-h | --help)
+
+Reads the command line from <command>, or else all of stdin, as UTF-8. Splits it at
+operators and pipes (quotes respected, via cc-lex), finds the commands nested in $(…),
+backticks, <(…), ( ), { }, if/for/while/until/case and function bodies too, and prints one
+JSON object per simple command, in order of their start offset:
+  text start end    the command exactly as written (code-point offsets), without separator
+  separator         the operator or pipe after it: && || ; ;; & | |& newline, or ""
+  env env_vars      leading assignments verbatim ('FOO=1 ', 'env A=1 ') and as [NAME, value]
+  wrappers          transparent wrappers verbatim: timeout [opts] DURATION, time, nice [-n N],
+                    nohup, command, exec, noglob, nocorrect, builtin, stdbuf, and the config's
+                    [hooks] transparent_prefixes
+  core_start core_end core
+                    the command itself, runner included ('uv run pytest -q'), without the
+                    trailing redirects
+  argv              the unquoted words of the core, redirections left out
+  key               the normalised command filters are matched on: program basename
+                    (/usr/bin/grep, \\git), runners unwrapped (uv run, uvx, poetry/pdm/pipenv/
+                    rye/hatch run, python -m, npx, npm exec, pnpm exec/dlx, bunx, yarn dlx,
+                    bundle exec, ./gradlew, ./mvnw), git global options and cargo +toolchain
+                    dropped: '/usr/bin/git -C x --no-pager log' → 'git log'
+  redirects         trailing redirections as written: ["2>&1"], [">", "out.txt"]
+  file_redirect     true when output goes to a file (/dev/null too; 2>&1 does not count)
+  position          alone, producer, middle or final in its pipeline
+  opaque            why it must never be rewritten, or null: heredoc, substitution, arithmetic,
+                    file_redirect, in_substitution, in_group, in_control, no_command,
+                    delegates:<sudo|ssh|bash -c|xargs|docker exec|…>, already_filtered,
+                    disabled (a CTXCRL_DISABLED= prefix)
+  nested            the innermost construct around it: substitution, group, control, or null
+  whole_opaque      why the whole line must not be rewritten, or null: heredoc, arithmetic
+                    ($((…)), ((…))), block (a group, control structure or function in a
+                    multi-line command)
+
+Options:
+  -h --help  Show this help.
+
+Exit codes:
+  0  segments printed (nothing for an empty command)
+  2  unterminated quote, substitution or ${ (one line on stderr naming the offset, nothing
+     on stdout), input that is not UTF-8, or a usage error
+"""
+import sys
+
+from cc_lex.lexer import LexError
+from cc_lex.source import InputError, read_command
+
+from .peeling import peel
+from .records import encode_value
+
+
+def parse_args(argv: list[str]) -> dict:
+    """docopt's answer for argv; the common forms are parsed by hand (docopt costs 25 ms)."""
+    fast = fast_args(argv)
+    if fast is not None:
+        return fast
+    from docopt import docopt
+
+    return dict(docopt(__doc__, argv))
+
+
+def fast_args(argv: list[str]) -> dict | None:
+    """argv parsed without docopt, or None for anything but one command (or none)."""
+    dashes = bool(argv) and argv[0] == "--"
+    if dashes:
+        argv = argv[1:]
+    elif any(arg.startswith("-") and arg != "-" for arg in argv):
+        return None
+    if len(argv) > 1:
+        return None
+    return {"--": dashes, "<command>": argv[0] if argv else None, "--help": False}
+
+
+def transparent_prefixes() -> list[str]:
+    """The config's [hooks] transparent_prefixes; a broken config never stops cc-peel."""
+    try:
+        from cc_track.config import section
+
+        prefixes = section("hooks").get("transparent_prefixes") or []
+    except Exception:  # noqa: BLE001 - configuration is optional here
+        return []
+    return [prefix for prefix in prefixes if isinstance(prefix, str)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse_args(argv)
+    except SystemExit as exit:  # docopt: usage error (code is the message) or --help
+        if exit.code is None or exit.code == 0:
+            return 0
+        sys.stderr.write(f"{exit.code}\n")
+        return 2
+    try:
+        text = read_command(args["<command>"])
+        peeled = peel(text, transparent_prefixes())
+    except InputError as error:
+        sys.stderr.write(f"cc-peel: {error}\n")
+        return 2
+    except LexError as error:
+        sys.stderr.write(f"cc-peel: {error.message} at offset {error.offset}\n")
+        return 2
+    whole = encode_value(peeled.whole_opaque)
+    lines = [f'{segment.to_json()[:-1]}, "whole_opaque": {whole}}}'
+             for segment in peeled.segments]
+    if not lines:
+        return 0
+    try:
+        sys.stdout.buffer.write(("\n".join(lines) + "\n").encode("utf-8"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.stdout = None
+    return 0

@@ -1,0 +1,28 @@
+"""`peel`: a command line → its peeled segments (cc_peel.structure, then cc_peel.layers)."""
+from cc_lex.lexer import tokenize
+from cc_lex.words import split_words
+
+from .layers import peel_command
+from .records import Peeled
+from .structure import structure_of
+
+
+def peel(text: str, transparent_prefixes=()) -> Peeled:
+    """Peel every simple command of `text`; raises cc_lex.LexError for unterminated quotes.
+
+    transparent_prefixes: extra wrappers (config `[hooks] transparent_prefixes`), each a
+    string of one or more words ('mise exec --') that stays outside a rewrite.
+    """
+    tokens = tokenize(text)
+    structure = structure_of(tokens, text)
+    prefixes = [split_words(prefix) for prefix in transparent_prefixes if prefix.strip()]
+    segments = [peel_command(command, text, prefixes) for command in structure.commands]
+    if structure.heredoc:
+        whole = "heredoc"
+    elif structure.arithmetic:
+        whole = "arithmetic"
+    elif structure.block and structure.multiline:
+        whole = "block"
+    else:
+        whole = None
+    return Peeled(text, segments, whole, tokens)

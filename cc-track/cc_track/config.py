@@ -1,0 +1,118 @@
+"""The user's `config.toml` (DESIGN §2), read cheaply and never fatally.
+
+Hot paths (the hook, `cc-filter run`) call `load_config()`. Without a config file that costs
+one `stat`. With one, the parsed result is cached with `marshal` next to the data (keyed by the
+file's mtime and size), so `tomllib` (~20 ms of imports) runs only after the file changed.
+A missing or malformed config never breaks a command: defaults apply and one warning goes to
+stderr.
+"""
+import os
+import sys
+
+from . import home
+
+DEFAULTS: dict = {
+    "hooks": {"exclude_commands": [], "transparent_prefixes": []},
+    "tee": {
+        "enabled": True,
+        "mode": "failures",
+        "min_size": 500,
+        "max_files": 20,
+        "max_file_size": 1_048_576,
+    },
+    "tracking": {"enabled": True, "retention_days": 90, "store_arguments": True},
+    "gate": {"allow": [], "ask": [], "deny": []},
+    "economics": {},
+}
+
+_CACHE_VERSION = 1
+_loaded: dict | None = None
+
+
+def _merge(defaults: dict, user: dict) -> dict:
+    merged = {}
+    for section, values in defaults.items():
+        merged[section] = dict(values)
+        extra = user.get(section)
+        if isinstance(extra, dict):
+            merged[section].update(extra)
+    for section, values in user.items():
+        if section not in merged:
+            merged[section] = values
+    return merged
+
+
+def _warn(message: str) -> None:
+    try:
+        sys.stderr.write(f"ctxcrl: {message}\n")
+    except (OSError, ValueError):
+        pass
+
+
+def _cache_path() -> str:
+    return os.path.join(home.data_dir(), "config.cache")
+
+
+def _read_cache(stamp: tuple) -> dict | None:
+    import marshal
+
+    try:
+        with open(_cache_path(), "rb") as f:
+            version, cached_stamp, data = marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if version == _CACHE_VERSION and tuple(cached_stamp) == stamp:
+        return data
+    return None
+
+
+def _write_cache(stamp: tuple, data: dict) -> None:
+    import marshal
+
+    path = _cache_path()
+    try:
+        home.ensure_private_dir(os.path.dirname(path))
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            marshal.dump((_CACHE_VERSION, stamp, data), f)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass  # a cache we cannot write only costs time
+
+
+def _parse(path: str) -> dict:
+    import tomllib
+
+    with open(path, "rb") as f:
+        return tomllib.load(f)
+
+
+def load_config(path: str | None = None) -> dict:
+    """The effective configuration: defaults overlaid with the user's file."""
+    global _loaded
+    if path is None and _loaded is not None:
+        return _loaded
+    target = path or home.config_path()
+    try:
+        st = os.stat(target)
+    except OSError:
+        result = _merge(DEFAULTS, {})
+    else:
+        stamp = (target, st.st_mtime_ns, st.st_size)
+        user = _read_cache(stamp)
+        if user is None:
+            try:
+                user = _parse(target)
+            except Exception as exc:  # tomllib.TOMLDecodeError, OSError, UnicodeDecodeError
+                _warn(f"ignoring malformed config {target}: {exc}")
+                user = {}
+            else:
+                _write_cache(stamp, user)
+        result = _merge(DEFAULTS, user)
+    if path is None:
+        _loaded = result
+    return result
+
+
+def section(name: str) -> dict:
+    return load_config().get(name, {})
