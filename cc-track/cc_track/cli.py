@@ -1,0 +1,273 @@
+"""cc-track — what contextcrawler saved you: token tracking and reports.
+
+Every command first ingests the spool (records appended by `cc-filter`) into tracking.db,
+exactly once per record, and prunes rows older than [tracking] retention_days.
+
+Usage:
+  cc-track report [--daily | --weekly | --monthly] [--by-command | --by-project]
+                  [--history=N] [--since=WHEN] [--format=FMT] [--graph] [--html=FILE]
+  cc-track economics [--model=NAME] [--since=WHEN] [--format=FMT]
+  cc-track discover [--since=WHEN] [--all] [--format=FMT]
+  cc-track record
+  cc-track prune
+  cc-track repair
+  cc-track (-h | --help)
+  cc-track --version
+
+Commands:
+  report      Totals, top commands by tokens saved, filters that made output bigger.
+  economics   Tokens saved × each model's input price (estimates; [economics] in config).
+  discover    Commands in Claude Code's session logs that ran without contextcrawler
+              although a filter exists, and the most frequent commands with no filter.
+  record      Ingest spool records (JSON lines) given on stdin.
+  prune       Delete records older than [tracking] retention_days.
+  repair      Move a damaged tracking.db aside and rebuild it from what can be salvaged
+              and what the spool still holds.
+
+Options:
+  --daily            One row per day.
+  --weekly           One row per week (labelled by its Monday).
+  --monthly          One row per month.
+  --by-command       One row per command key.
+  --by-project       One row per project.
+  --history=N        Also list the N most recent commands.
+  --since=WHEN       Only records from WHEN on: a date (2026-01-31), a local date-time
+                     (2026-01-31T09:00) or days back from now (7 or 7d). discover: default 30.
+  --format=FMT       table, json or csv (discover and economics: table or json) [default: table].
+  --graph            Add tokens saved per day as text bars.
+  --html=FILE        Write the report as one self-contained HTML page to FILE.
+  --model=NAME       Only this model (see `cc-track economics` for the list).
+  --all              discover: every project's sessions (default: the current project's).
+  -h --help          Show this help.
+  --version          Show the version.
+
+Exit codes: 0 ok, 1 error (I/O, disk full, …), 2 usage error, 3 tracking.db damaged or newer
+(run `cc-track repair`).
+"""
+import os
+import sys
+
+VERSION = "0.1.0"
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    pass
+
+
+def _style():
+    from .render import Style
+
+    out = sys.stdout
+    color = (out.isatty() and os.environ.get("TERM", "dumb") != "dumb"
+             and "NO_COLOR" not in os.environ)
+    encoding = (getattr(out, "encoding", None) or "ascii").lower().replace("-", "")
+    return Style(color=color, unicode=encoding in ("utf8", "utf16", "utf32"))
+
+
+def _warn(message: str) -> None:
+    sys.stderr.write(f"cc-track: {message}\n")
+
+
+def _format(args, allowed=("table", "json", "csv")) -> str:
+    fmt = (args["--format"] or "table").lower()
+    if fmt not in allowed:
+        raise UsageError(f"--format={fmt}: expected one of {', '.join(allowed)}")
+    return fmt
+
+
+def _since(args, now):
+    from .report import parse_since
+
+    try:
+        return parse_since(args["--since"], now)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _open(config, now):
+    from .tracking import open_tracking
+
+    opened = open_tracking(config, now=now)
+    for warning in opened.warnings:
+        _warn(warning)
+    return opened
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def cmd_report(args, config, now) -> int:
+    from . import render
+    from .report import ReportOptions, build_report
+
+    period = next((p for p in ("daily", "weekly", "monthly") if args[f"--{p}"]), None)
+    group = "command" if args["--by-command"] else "project" if args["--by-project"] else None
+    history = None
+    if args["--history"] is not None:
+        try:
+            history = int(args["--history"])
+            if history < 1:
+                raise ValueError
+        except ValueError:
+            raise UsageError(f"--history={args['--history']}: expected a positive number") from None
+    fmt = _format(args)
+    since = _since(args, now)
+    opened = _open(config, now)
+    enabled = bool(config.get("tracking", {}).get("enabled", True))
+    report = build_report(opened.db, ReportOptions(period, group, history, since), now, enabled)
+    if args["--html"]:
+        return _write_html(args["--html"], opened.db, report, since, config, now)
+    if fmt == "json":
+        _write(render.render_json(report))
+    elif fmt == "csv":
+        sys.stdout.write(render.render_csv(report))
+    else:
+        _write(render.render_table(report, _style(), graph=args["--graph"]))
+    return EXIT_OK
+
+
+def _write_html(path, db, report, since, config, now) -> int:
+    from .economics import build_economics
+    from .html_page import render_html
+    from .report import ReportOptions, build_report
+
+    projects = build_report(db, ReportOptions(group="project", since=since), now)["rows"]
+    economics = build_economics(report["totals"]["saved_tokens"], config, _html_model(config))
+    page = render_html(report, projects, economics)
+    target = os.path.abspath(path)
+    tmp = f"{target}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(page)
+        os.replace(tmp, target)
+    except OSError as exc:
+        _warn(f"cannot write {path}: {exc.strerror}")
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return EXIT_ERROR
+    _write(f"wrote {path}")
+    return EXIT_OK
+
+
+def _html_model(config) -> str:
+    from .economics import price_table
+
+    table = price_table(config)
+    configured = [name for name, (_p, source) in table.items() if source == "config"]
+    return configured[0] if configured else "claude-sonnet-4.5"
+
+
+def cmd_economics(args, config, now) -> int:
+    from .economics import UnknownModel, build_economics, render_economics
+    from .render import render_json
+
+    fmt = _format(args, ("table", "json"))
+    since = _since(args, now)
+    opened = _open(config, now)
+    where, params = ("WHERE ts >= ?", (since,)) if since is not None else ("", ())
+    (saved,) = opened.db.execute(
+        f"SELECT coalesce(sum(saved_tokens), 0) FROM records {where}", params).fetchone()
+    since_text = None
+    if since is not None:
+        from .report import _local_iso
+
+        since_text = _local_iso(since)
+    try:
+        data = build_economics(saved, config, args["--model"], since_text)
+    except UnknownModel as exc:
+        raise UsageError(str(exc)) from None
+    _write(render_json(data) if fmt == "json" else render_economics(data, _style()))
+    return EXIT_OK
+
+
+def cmd_discover(args, config, now) -> int:
+    from .discover import DEFAULT_SINCE_DAYS, build_discover, render_discover
+    from .render import render_json
+
+    fmt = _format(args, ("table", "json"))
+    since = _since(args, now)
+    days = (now - since) / 86400 if since is not None else DEFAULT_SINCE_DAYS
+    opened = _open(config, now)
+    data = build_discover(since_days=days, all_projects=args["--all"], db=opened.db,
+                          config=config, now=now)
+    _write(render_json(data) if fmt == "json" else render_discover(data, _style()))
+    return EXIT_OK
+
+
+def cmd_record(args, config, now) -> int:
+    from .tracking import record_stdin
+
+    result = record_stdin(sys.stdin.buffer, config, now)
+    if result is None:
+        _write("tracking is off ([tracking] enabled = false): nothing recorded")
+        return EXIT_OK
+    _write(result.summary())
+    if result.rejects:
+        _warn(f"malformed lines kept in {', '.join(result.rejects_paths)}")
+    return EXIT_OK
+
+
+def cmd_prune(args, config, now) -> int:
+    from .ingest import prune
+    from .tracking import open_tracking
+
+    opened = open_tracking(config, allow_readonly=False, now=now)
+    pruned = opened.ingested.pruned + prune(opened.db, config, now)
+    days = config.get("tracking", {}).get("retention_days", 90)
+    _write(f"pruned {pruned} record{'s' * (pruned != 1)} older than {days} days")
+    return EXIT_OK
+
+
+def cmd_repair(args, config, now) -> int:
+    from .tracking import repair
+
+    for line in repair(config, now):
+        _write(line)
+    return EXIT_OK
+
+
+COMMANDS = {"report": cmd_report, "economics": cmd_economics, "discover": cmd_discover,
+            "record": cmd_record, "prune": cmd_prune, "repair": cmd_repair}
+
+
+def main(argv=None) -> int:
+    import time
+
+    from docopt import DocoptExit, docopt
+
+    try:
+        args = docopt(__doc__, argv=sys.argv[1:] if argv is None else argv, version=VERSION)
+    except DocoptExit as exc:
+        sys.stderr.write(f"{exc.code}\n")
+        return EXIT_USAGE
+    from . import store
+    from .config import load_config
+
+    command = next(name for name in COMMANDS if args[name])
+    try:
+        return COMMANDS[command](args, load_config(), time.time())
+    except UsageError as exc:
+        _warn(str(exc))
+        return EXIT_USAGE
+    except store.StoreError as exc:
+        _warn(str(exc))
+        return EXIT_DATABASE
+    except BrokenPipeError:
+        try:
+            sys.stdout = None  # `cc-track report | head`: not an error
+        finally:
+            return EXIT_OK
+    except Exception as exc:  # I/O, disk full, …: one clear line, never a traceback
+        import sqlite3
+
+        if isinstance(exc, (OSError, sqlite3.Error)):
+            reason = getattr(exc, "strerror", None) or str(exc)
+            if "full" in str(exc).lower():
+                reason = "the disk is full"
+            _warn(f"{command} failed: {reason}")
+            return EXIT_ERROR
+        raise

@@ -1,0 +1,245 @@
+"""`cc-track report --html=FILE`: one self-contained page (inline CSS and SVG, no scripts,
+no fonts or anything else fetched from the network), light and dark.
+
+Built from the same report dict as every other format (report.py), plus per-project rows and
+an economics estimate for one model.
+"""
+import html
+
+from . import home
+from .render import fmt_duration, fmt_int, fmt_pct
+from .report import daily_series
+
+CHART_DAYS = 60
+
+_CSS = """
+:root{--bg:#f6f7f9;--card:#fff;--ink:#1d2330;--muted:#6b7385;--line:#e3e6ec;--accent:#2f6fdf;
+--accent2:#9db8ee;--out:#c9ced8;--bad:#d1453b;--good:#1f8a5b;color-scheme:light dark}
+@media (prefers-color-scheme:dark){:root{--bg:#12151b;--card:#1b1f27;--ink:#e7eaf0;
+--muted:#97a0b3;--line:#2a303b;--accent:#6b9cff;--accent2:#37548c;--out:#3a414e;--bad:#ff7b72;
+--good:#4cc38a}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--ink);
+font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+main{max-width:1080px;margin:0 auto;padding:32px 24px 48px}
+header{display:flex;justify-content:space-between;align-items:baseline;flex-wrap:wrap;gap:8px}
+h1{font-size:22px;margin:0;letter-spacing:-.01em}
+h1 span{color:var(--accent)}
+h2{font-size:15px;margin:0 0 12px;color:var(--muted);font-weight:600;text-transform:uppercase;
+letter-spacing:.06em}
+.sub{color:var(--muted)}
+.kpis{display:grid;grid-template-columns:repeat(auto-fit,minmax(190px,1fr));gap:14px;
+margin:22px 0}
+.card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:18px 20px}
+.kpi .v{font-size:30px;font-weight:650;letter-spacing:-.02em;font-variant-numeric:tabular-nums}
+.kpi .l{color:var(--muted);font-size:13px}
+.kpi .n{color:var(--muted);font-size:12px;margin-top:4px}
+.kpi.hero .v{color:var(--accent)}
+section{margin-top:14px}
+svg text{fill:var(--muted);font-size:11px}
+table{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
+th{text-align:left;font-weight:600;color:var(--muted);font-size:12px;text-transform:uppercase;
+letter-spacing:.04em;border-bottom:1px solid var(--line);padding:8px 10px}
+td{border-bottom:1px solid var(--line);padding:8px 10px;vertical-align:middle}
+tr:last-child td{border-bottom:0}
+td.num,th.num{text-align:right;white-space:nowrap}
+td code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+td.m{white-space:nowrap}
+.meter{display:inline-block;width:90px;height:8px;border-radius:4px;background:var(--out);
+vertical-align:middle;margin-right:8px;overflow:hidden}
+.meter i{display:block;height:100%;background:var(--accent)}
+.bad{color:var(--bad)}
+.good{color:var(--good)}
+.legend{display:flex;gap:16px;color:var(--muted);font-size:12px;margin-top:6px}
+.legend b{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;
+vertical-align:-1px}
+.two{display:grid;grid-template-columns:1fr 1fr;gap:14px}
+@media (max-width:800px){.two{grid-template-columns:1fr}}
+footer{margin-top:26px;color:var(--muted);font-size:12px}
+.empty{color:var(--muted);padding:8px 0}
+"""
+
+
+def _e(text) -> str:
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+def _compact(n: int) -> str:
+    a = abs(n)
+    if a >= 1_000_000:
+        return f"{n / 1e6:.1f}M".replace(".0M", "M")
+    if a >= 10_000:
+        return f"{n / 1e3:.0f}k"
+    if a >= 1_000:
+        return f"{n / 1e3:.1f}k".replace(".0k", "k")
+    return str(n)
+
+
+def _nice_max(value: float) -> float:
+    if value <= 0:
+        return 1
+    magnitude = 10 ** (len(str(int(value))) - 1)
+    for step in (1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8, 10):
+        if value <= step * magnitude:
+            return step * magnitude
+    return 10 * magnitude
+
+
+def chart_svg(series: list[dict], width: int = 1000, height: int = 260) -> str:
+    """Stacked daily bars: output tokens the agent still read, tokens saved on top."""
+    if not series:
+        return '<p class="empty">No daily data yet.</p>'
+    left, right, top, bottom = 56, 12, 12, 34
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = max(max(d["raw_tokens"], d["output_tokens"]) for d in series)
+    low = min(0, min(d["saved_tokens"] for d in series))
+    y_max = _nice_max(peak)
+    y_min = -_nice_max(-low) if low < 0 else 0
+    span = y_max - y_min
+
+    def y(v):
+        return top + plot_h * (y_max - v) / span
+
+    slot = plot_w / len(series)
+    bar = max(2.0, min(28.0, slot * 0.7))
+    parts = [f'<svg viewBox="0 0 {width} {height}" width="100%" role="img" '
+             f'aria-label="Tokens per day" xmlns="http://www.w3.org/2000/svg">']
+    for i in range(5):
+        v = y_min + span * i / 4
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                     f'stroke="var(--line)" stroke-width="1"/>')
+        parts.append(f'<text x="{left - 8}" y="{y(v) + 4:.1f}" text-anchor="end">'
+                     f'{_compact(int(v))}</text>')
+    label_every = max(1, round(len(series) / 10))
+    for i, d in enumerate(series):
+        x = left + slot * i + (slot - bar) / 2
+        out, saved = d["output_tokens"], d["saved_tokens"]
+        tip = (f"{d['day']}: {fmt_int(d['commands'])} commands, {fmt_int(d['raw_tokens'])} raw → "
+               f"{fmt_int(out)} read, {fmt_int(saved)} saved")
+        parts.append(f"<g><title>{_e(tip)}</title>")
+        if out:
+            parts.append(f'<rect x="{x:.1f}" y="{y(out):.1f}" width="{bar:.1f}" '
+                         f'height="{y(0) - y(out):.1f}" fill="var(--out)" rx="2"/>')
+        if saved > 0:
+            parts.append(f'<rect x="{x:.1f}" y="{y(out + saved):.1f}" width="{bar:.1f}" '
+                         f'height="{y(out) - y(out + saved):.1f}" fill="var(--accent)" rx="2"/>')
+        elif saved < 0:
+            parts.append(f'<rect x="{x:.1f}" y="{y(0):.1f}" width="{bar:.1f}" '
+                         f'height="{y(saved) - y(0):.1f}" fill="var(--bad)" rx="2"/>')
+        parts.append("</g>")
+        if i % label_every == 0 or i == len(series) - 1:
+            parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - 12}" text-anchor="middle">'
+                         f'{_e(d["day"][5:])}</text>')
+    parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" '
+                 f'stroke="var(--muted)" stroke-width="1"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _meter(pct) -> str:
+    if pct is None:
+        return "-"
+    fill = max(0.0, min(100.0, pct))
+    cls = ' class="bad"' if pct < 0 else ""
+    return (f'<span class="meter"><i style="width:{fill:.0f}%"></i></span>'
+            f"<span{cls}>{_e(fmt_pct(pct))}</span>")  # in a <td class=m>
+
+
+def _num(n, bad_if_negative: bool = False) -> str:
+    cls = "num bad" if bad_if_negative and n is not None and n < 0 else "num"
+    return f'<td class="{cls}">{_e(fmt_int(n))}</td>'
+
+
+def render_html(report: dict, projects: list[dict] | None = None,
+                economics: dict | None = None) -> str:
+    t = report["totals"]
+    span = (f"{t['first'][:10]} → {t['last'][:10]}" if t["first"] else "no data yet")
+    parts = ['<!doctype html><html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width,initial-scale=1">',
+             '<title>contextcrawler · tokens saved</title>', f"<style>{_CSS}</style>",
+             "</head><body><main>",
+             f'<header><h1><span>context</span>crawler · tokens saved</h1>'
+             f'<div class="sub">{_e(span)} · generated {_e(report["generated_at"][:16].replace("T", " "))}</div></header>']
+
+    avg = t["elapsed_ms"] / t["commands"] if t["commands"] else None
+    value = ""
+    if economics and economics.get("models"):
+        m = economics["models"][0]
+        value = (f'<div class="card kpi"><div class="l">Estimated value</div>'
+                 f'<div class="v">${m["usd_saved"]:,.2f}</div>'
+                 f'<div class="n">at {_e(m["model"])} input price (${m["usd_per_mtok"]:.2f}/M, '
+                 f'list price {_e(economics["prices_as_of"])}; estimate)</div></div>')
+    parts.append(
+        '<div class="kpis">'
+        f'<div class="card kpi hero"><div class="l">Tokens saved</div>'
+        f'<div class="v">{_e(fmt_int(t["saved_tokens"]))}</div>'
+        f'<div class="n">{_e(fmt_int(t["raw_tokens"]))} raw → {_e(fmt_int(t["output_tokens"]))} '
+        f'read by the agent</div></div>'
+        f'<div class="card kpi"><div class="l">Savings</div>'
+        f'<div class="v">{_e(fmt_pct(t["savings_pct"]))}</div>'
+        f'<div class="n">of the raw output tokens</div></div>'
+        f'<div class="card kpi"><div class="l">Commands</div>'
+        f'<div class="v">{_e(fmt_int(t["commands"]))}</div>'
+        f'<div class="n">{_e(fmt_duration(t["elapsed_ms"]))} in total, '
+        f'avg {_e(fmt_duration(avg))}</div></div>'
+        f"{value}</div>")
+
+    parts.append('<section class="card"><h2>Tokens per day</h2>')
+    parts.append(chart_svg(daily_series(report, CHART_DAYS)))
+    parts.append('<div class="legend"><span><b style="background:var(--accent)"></b>saved</span>'
+                 '<span><b style="background:var(--out)"></b>still read by the agent</span>'
+                 '<span><b style="background:var(--bad)"></b>output grew</span></div></section>')
+
+    parts.append('<section class="card"><h2>Top commands by tokens saved</h2>')
+    if report["top_commands"]:
+        parts.append("<table><tr><th>Command</th><th>Filter</th><th class=num>Runs</th>"
+                     "<th class=num>Raw</th><th class=num>Read</th><th class=num>Saved</th>"
+                     "<th>Savings</th></tr>")
+        for r in report["top_commands"]:
+            parts.append(f"<tr><td><code>{_e(r['key'])}</code></td><td>{_e(r['filter'] or '-')}"
+                         f"</td>{_num(r['commands'])}{_num(r['raw_tokens'])}"
+                         f"{_num(r['output_tokens'])}{_num(r['saved_tokens'], True)}"
+                         f"<td class=m>{_meter(r['savings_pct'])}</td></tr>")
+        parts.append("</table>")
+    else:
+        parts.append('<p class="empty">No commands recorded yet.</p>')
+    parts.append("</section>")
+
+    parts.append('<div class="two">')
+    parts.append('<section class="card"><h2>Filters that made output bigger</h2>')
+    if report["grew"]:
+        parts.append("<table><tr><th>Filter</th><th class=num>Grew</th><th class=num>Of runs</th>"
+                     "<th class=num>Tokens</th></tr>")
+        for g in report["grew"]:
+            parts.append(f"<tr><td>{_e(g['filter'])}<br><code class=sub>{_e(g['worst_key'])}"
+                         f"</code></td>{_num(g['grew_commands'])}{_num(g['commands'])}"
+                         f"{_num(g['extra_tokens'], True)}</tr>")
+        parts.append("</table>")
+    else:
+        parts.append('<p class="empty good">None: no filter made output bigger.</p>')
+    parts.append("</section>")
+
+    parts.append('<section class="card"><h2>Projects</h2>')
+    if projects:
+        parts.append("<table><tr><th>Project</th><th class=num>Runs</th><th class=num>Saved</th>"
+                     "<th>Savings</th></tr>")
+        for p in projects[:12]:
+            parts.append(f"<tr><td><code>{_e(home.short_path(p['group'] or ''))}</code></td>"
+                         f"{_num(p['commands'])}{_num(p['saved_tokens'], True)}"
+                         f"<td class=m>{_meter(p['savings_pct'])}</td></tr>")
+        parts.append("</table>")
+    else:
+        parts.append('<p class="empty">No projects yet.</p>')
+    parts.append("</section></div>")
+
+    notes = ["Tokens are estimated as characters ÷ 4."]
+    if report["rejected_lines"]:
+        n = report["rejected_lines"]
+        notes.append(f"{fmt_int(n)} malformed spool line{'s were' if n != 1 else ' was'} "
+                     "kept aside.")
+    if not report["tracking_enabled"]:
+        notes.append("Tracking is off in config.toml: nothing new is recorded.")
+    parts.append(f"<footer>{' '.join(_e(n) for n in notes)} Made by "
+                 "<code>cc-track report --html</code>.</footer>")
+    parts.append("</main></body></html>\n")
+    return "".join(parts)

@@ -1,0 +1,148 @@
+"""The spool: one JSON line per filtered command, appended by producers, ingested by cc-track.
+
+Producers (`cc-filter run`, `cc-filter <name>`) call `append(record)` once per command. The
+line is written with a single `O_APPEND` write, so concurrent producers never interleave, and
+no lock is needed on this side. Writing must never change a command's output or exit code:
+`append` swallows every error and reports it as False.
+
+Imports nothing heavy (no `json`, which pulls in `re`): this runs on every agent command.
+"""
+import os
+import time
+
+from . import home
+
+FIELDS = (
+    "id", "ts", "cwd", "project", "command", "key", "filter", "mode", "exit_code",
+    "raw_chars", "output_chars", "raw_tokens", "output_tokens", "saved_tokens",
+    "elapsed_ms", "tee_path",
+)
+MODES = ("run", "pipe", "passthrough")
+
+
+def estimate_tokens(chars: int) -> int:
+    """Tokens are estimated as ceil(chars / 4) (DESIGN §7)."""
+    return -(-chars // 4)
+
+
+def project_of(cwd: str) -> str:
+    """The project a command ran in: the nearest enclosing git work tree, else `cwd` itself."""
+    path = cwd
+    while True:
+        if os.path.exists(os.path.join(path, ".git")):
+            return path
+        parent = os.path.dirname(path)
+        if parent == path:
+            return cwd
+        path = parent
+
+
+class SpoolRecord:
+    """One command's tracking record. `saved_tokens` is signed: negative when output grew."""
+
+    __slots__ = FIELDS
+
+    def __init__(self, **values):
+        for name in FIELDS:
+            setattr(self, name, values.pop(name, None))
+        if values:
+            raise TypeError(f"unknown spool fields: {', '.join(sorted(values))}")
+
+    @classmethod
+    def for_command(cls, *, command: str, key: str, filter: str | None, mode: str, exit_code: int,
+                    raw_chars: int, output_chars: int, elapsed_ms: float,
+                    tee_path: str | None = None, cwd: str | None = None) -> "SpoolRecord":
+        cwd = cwd or os.getcwd()
+        raw_tokens = estimate_tokens(raw_chars)
+        output_tokens = estimate_tokens(output_chars)
+        return cls(
+            id=os.urandom(16).hex(), ts=round(time.time(), 3), cwd=cwd, project=project_of(cwd),
+            command=command, key=key, filter=filter, mode=mode, exit_code=exit_code,
+            raw_chars=raw_chars, output_chars=output_chars, raw_tokens=raw_tokens,
+            output_tokens=output_tokens, saved_tokens=raw_tokens - output_tokens,
+            elapsed_ms=round(elapsed_ms, 1), tee_path=tee_path,
+        )
+
+    def to_dict(self) -> dict:
+        return {name: getattr(self, name) for name in FIELDS}
+
+    def to_json(self) -> str:
+        return _encode_object(self.to_dict())
+
+    @classmethod
+    def from_json(cls, line: str) -> "SpoolRecord":
+        """Parse one spool line; raises ValueError for anything that is not a valid record."""
+        import json
+
+        data = json.loads(line)
+        if not isinstance(data, dict):
+            raise ValueError("spool line is not a JSON object")
+        unknown = set(data) - set(FIELDS)
+        if unknown:
+            raise ValueError(f"unknown spool fields: {', '.join(sorted(unknown))}")
+        if not isinstance(data.get("id"), str) or not data["id"]:
+            raise ValueError("spool record has no id")
+        return cls(**data)
+
+
+def _encode_value(value) -> str:
+    from _json import encode_basestring_ascii
+
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return encode_basestring_ascii(str(value))
+
+
+def _encode_object(data: dict) -> str:
+    from _json import encode_basestring_ascii
+
+    return "{" + ", ".join(
+        f"{encode_basestring_ascii(k)}: {_encode_value(v)}" for k, v in data.items()
+    ) + "}"
+
+
+def append(record: SpoolRecord, path: str | None = None) -> bool:
+    """Append one record as one line with a single O_APPEND write. Never raises."""
+    try:
+        target = path or home.spool_path()
+        home.ensure_private_dir(os.path.dirname(target))
+        data = (record.to_json() + "\n").encode("utf-8")
+        for _attempt in range(_APPEND_ATTEMPTS):
+            fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                if _lock_live_spool(fd):
+                    os.write(fd, data)
+                    return True
+            finally:
+                os.close(fd)
+        return False
+    except Exception:
+        return False
+
+
+# How a producer and `cc-track`'s ingest (ingest.py) hand the spool over without losing a line:
+# the ingest renames `spool.jsonl` aside, takes an exclusive flock on the renamed file, reads,
+# commits, unlinks it, and only then unlocks. A producer that opened the file just before the
+# rename holds a shared lock while it writes, so the ingest waits for that write; a producer
+# that finds the file exclusively locked, or already unlinked, reopens the path (a fresh spool)
+# and writes there. The producer never blocks: the shared lock is non-blocking.
+_APPEND_ATTEMPTS = 5
+
+
+def _lock_live_spool(fd: int) -> bool:
+    """Share-lock `fd` if it is still the live spool; False means: reopen and try again."""
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False  # an ingest holds this (renamed) file
+    except OSError:
+        return True  # a filesystem without flock: write anyway, as before
+    return os.fstat(fd).st_nlink > 0

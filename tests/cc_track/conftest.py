@@ -1,0 +1,42 @@
+"""cc-track test fixtures: UTC, no Claude dir from the environment, and a fixed database.
+(The root conftest already gives every test its own CTXCRL_HOME.)"""
+import os
+import time
+
+import pytest
+
+from cc_track import config as cc_config
+from cc_track import store
+from cc_track.ingest import ingest_spool
+from cc_track.spool import append
+from track_records import NOW, fixed_records
+
+
+@pytest.fixture(autouse=True)
+def utc():
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if old is None:
+        os.environ.pop("TZ", None)
+    else:
+        os.environ["TZ"] = old
+    time.tzset()
+
+
+@pytest.fixture
+def ctxcrl_home(ctxcrl_home, monkeypatch):
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return ctxcrl_home
+
+
+@pytest.fixture
+def fixed_db(ctxcrl_home):
+    """tracking.db holding fixed_records(), ingested the normal way."""
+    for record in fixed_records():
+        assert append(record)
+    db = store.connect()
+    ingest_spool(db, cc_config.load_config(), now=NOW)
+    yield db
+    db.close()
