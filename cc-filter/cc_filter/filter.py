@@ -53,7 +53,7 @@ class Filter:
         (`--porcelain`, `--json`), never its scope (DESIGN §6.2 rule 11)."""
         return argv
 
-    def feed(self, line: str) -> "Iterable[str]":
+    def feed(self, line: str):
         yield line
 
     def feed_lines(self, lines: list[str]) -> list[str]:
@@ -66,10 +66,10 @@ class Filter:
                 out.extend(produced)
         return out
 
-    def finish(self, exit_code: int) -> "Iterable[str]":
+    def finish(self, exit_code: int):
         return ()
 
-    def run(self, lines: "Iterable[str]", exit_code: int) -> "Iterator[str]":
+    def run(self, lines, exit_code: int):
         """Whole-text convenience used by tests and `cc-filter <name>`."""
         for line in lines:
             yield from self.feed(line)
@@ -105,7 +105,8 @@ def is_reencoding(original: list[str], injected: list[str]) -> bool:
     j = 0
     while j < len(added):
         word = added[j]
-        if word == "-c" and j + 1 < len(added) and added[j + 1].startswith(_REENCODING_CONFIG_PREFIXES):
+        value = added[j + 1] if j + 1 < len(added) else ""
+        if word == "-c" and value.startswith(_REENCODING_CONFIG_PREFIXES):
             j += 2
             continue
         if word not in REENCODING_ARGS:

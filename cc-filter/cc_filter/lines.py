@@ -14,7 +14,8 @@ def _ansi_pattern():
 
         # CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and two-byte escapes. None can
         # match a newline, so the pattern may run over many lines joined at once (same result).
-        _ansi = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+        _ansi = re.compile(
+            r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
     return _ansi
 
 
@@ -43,7 +44,7 @@ def resolve_redraws(line: str) -> str:
     return line if cut < 0 else line[cut + 1:]
 
 
-def collapse_repeats(lines: "Iterable[str]") -> list[str]:
+def collapse_repeats(lines) -> list[str]:
     """Consecutive identical lines become one `line (×N)`."""
     out: list[str] = []
     previous = None
@@ -60,7 +61,7 @@ def collapse_repeats(lines: "Iterable[str]") -> list[str]:
     return out
 
 
-def cap(items: "Iterable[str]", limit: int, noun: str = "more") -> list[str]:
+def cap(items, limit: int, noun: str = "more") -> list[str]:
     """The first `limit` items, then one `+N more` line for the rest (an omission marker:
     the runner keeps the raw output in the tee directory when it sees one)."""
     items = list(items)
@@ -87,8 +88,8 @@ def is_omission_marker(line: str) -> bool:
     if len(line) > 2 and line[0] == "+" and line[1].isdigit():
         number, _, noun = line[1:].partition(" ")
         words = noun.split(" ")
-        return (number.isdigit() and 0 < len(words) <= 4
-                and all(w.replace("-", "").replace("(", "").replace(")", "").isalpha() for w in words))
+        plain = [w.replace("-", "").replace("(", "").replace(")", "") for w in words]
+        return number.isdigit() and 0 < len(words) <= 4 and all(w.isalpha() for w in plain)
     return False
 
 

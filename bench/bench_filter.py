@@ -1,0 +1,252 @@
+"""cc-filter budgets (DESIGN §9, issue 3): `run true` vs the floor, the modules on that path,
+100 MB through `cc-filter <name>` and `cc-filter run cat`, peak memory, savings per filter.
+
+Runs with a private CTXCRL_HOME (a temp dir): the spool, tee and filter index of the user
+are never touched. The 100 MB log is generated once into bench/work/ (git-ignored).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+WORK = os.path.join(HERE, "work")
+LOG_MB = 100
+FORBIDDEN = ("re", "json", "subprocess", "signal", "docopt", "tomllib", "sqlite3", "hashlib",
+             "tempfile", "pathlib", "shlex", "typing", "dataclasses", "enum", "tabulate",
+             "importlib.metadata")
+
+# A representative log filter, as a user would write it (TOML DSL, every common stage).
+BENCH_FILTER = r'''schema_version = 1
+[filter]
+name = "bench-log"
+description = "benchmark: a typical log filter"
+match_command = "^bench-log(\\s|$)"
+strip_ansi = true
+strip_lines_matching = ["^\\S+ (DEBUG|TRACE) "]
+truncate_lines_at = 200
+head_lines = 40
+tail_lines = 40
+'''
+
+LINE_COPY = ("import sys\nw = sys.stdout.buffer.write\nfor line in sys.stdin.buffer:\n"
+             "    w(line)\n")
+
+RSS_PROBE = """
+import json, resource, subprocess, sys, time
+argv, stdin = json.loads(sys.argv[1])
+start = time.perf_counter()
+with open(stdin, "rb") if stdin else open("/dev/null", "rb") as f:
+    p = subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([p.returncode, (time.perf_counter() - start) * 1000,
+                  (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss]))
+"""
+
+
+def _log_file() -> str:
+    path = os.path.join(WORK, f"log-{LOG_MB}mb.txt")
+    if os.path.exists(path) and os.path.getsize(path) >= LOG_MB * 1_000_000:
+        return path
+    os.makedirs(WORK, exist_ok=True)
+    levels = ["INFO ", "DEBUG", "WARN ", "DEBUG", "INFO ", "TRACE", "ERROR", "INFO "]
+    block = []
+    for i in range(1000):
+        level = levels[i % len(levels)].strip()
+        colour = "\x1b[33m" if level == "WARN" else ("\x1b[31m" if level == "ERROR" else "")
+        reset = "\x1b[0m" if colour else ""
+        block.append(f"2024-11-30T12:{i % 60:02d}:{i % 59:02d}.{i:03d}Z {colour}{level:5}{reset} "
+                     f"worker-{i % 7} request id={i * 7919 % 100000:05d} path=/api/v1/items/{i}"
+                     f" took {i % 97} ms status={200 if i % 13 else 500}\n")
+    data = "".join(block).encode()
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        written = 0
+        while written < LOG_MB * 1_000_000:
+            f.write(data)
+            written += len(data)
+    os.replace(tmp, path)
+    return path
+
+
+def _probe(argv, stdin=None, env=None):
+    result = subprocess.run([sys.executable, "-c", RSS_PROBE, json.dumps([argv, stdin])],
+                            capture_output=True, text=True, env=env, timeout=600)
+    code, ms, cpu_ms, rss_kb = json.loads(result.stdout)
+    return code, ms, cpu_ms, rss_kb / 1024
+
+
+class Measure:
+    """Best wall time and CPU time (user+sys, children included) over runs, and peak RSS."""
+
+    def __init__(self):
+        self.runs = []
+
+    def add(self, argv, stdin=None, env=None) -> None:
+        self.runs.append(_probe(argv, stdin, env))
+
+    @property
+    def wall(self):
+        return min(r[1] for r in self.runs)
+
+    @property
+    def cpu(self):
+        return min(r[2] for r in self.runs)
+
+    @property
+    def rss(self):
+        return max(r[3] for r in self.runs)
+
+    def versus(self, base: "Measure") -> str:
+        return (f"{self.wall / 1000:.2f} s wall = {self.wall / base.wall:.2f}×, "
+                f"{self.cpu / 1000:.2f} s CPU = {self.cpu / base.cpu:.2f}×")
+
+    def within(self, base: "Measure", factor: float) -> bool:
+        # Judged on wall time (the budget), best of the interleaved runs; CPU time is shown
+        # beside it because on a shared machine wall time swings with the neighbours' load.
+        return self.wall <= factor * base.wall
+
+
+def interleaved(rounds: int, commands: dict, env) -> dict:
+    """Run each (argv, stdin) once per round, in turn, so all see the same machine load."""
+    results = {name: Measure() for name in commands}
+    for _ in range(rounds):
+        for name, (argv, stdin) in commands.items():
+            results[name].add(argv, stdin, env)
+    return results
+
+
+def _imports_on_run_true(ctx, env) -> list[str]:
+    code = ("import sys\nbefore = set(sys.modules)\nfrom cc_filter import cli\n"
+            "cli.main(['run', 'true'])\n"
+            "print(' '.join(sorted(m for m in sys.modules if m not in before)))\n")
+    result = subprocess.run([ctx.python, "-c", code], capture_output=True, text=True, env=env,
+                            cwd=REPO, timeout=60)
+    return result.stdout.split()
+
+
+def _savings_rows():
+    sys.path.insert(0, os.path.join(REPO, "cc-filter"))
+    from cc_filter import cases
+
+    by_filter: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in cases.discover(os.path.join(REPO, "tests", "fixtures")):
+            try:
+                result = cases.run_fixture_case(case, tee_dir=os.path.join(tmp, "tee"), cwd=REPO)
+            except Exception:
+                continue
+            if result.savings is not None:
+                by_filter.setdefault(case.filter_name, []).append(
+                    (result.savings, result.raw_lines))
+    rows = []
+    for name, results in sorted(by_filter.items()):
+        big = [s for s, n in results if n >= cases.SAVINGS_MIN_LINES]
+        median = statistics.median(s for s, _ in results)
+        rows.append({
+            "budget": f"savings: {name}",
+            "measured": f"median {100 * median:.0f}% over {len(results)} fixture(s)"
+                        + (f", min {100 * min(big):.0f}% on 20+ lines" if big else ""),
+            "target": "≥ 60% (20+ lines)",
+            "ok": (min(big) >= cases.MIN_SAVINGS) if big else None,
+        })
+    return rows
+
+
+def rows(ctx):
+    home = tempfile.mkdtemp(prefix="ctxcrl-bench-")
+    try:
+        return _rows(ctx, home)
+    finally:
+        import shutil
+
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _rows(ctx, home):
+    env = dict(os.environ, CTXCRL_HOME=home)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # let the warm-up write bytecode, as an install does
+    os.makedirs(os.path.join(home, "filters"))
+    with open(os.path.join(home, "filters", "bench-log.toml"), "w") as f:
+        f.write(BENCH_FILTER)
+    cc_filter = ctx.bin("cc-filter")
+    out = []
+
+    # 1. run true vs the floor (warm: index built, bytecode written)
+    for _ in range(3):
+        subprocess.run([cc_filter, "run", "true"], env=env)
+    ms = ctx.time_cmd([cc_filter, "run", "true"], runs=40, env=env)
+    out.append(ctx.ratio_row("cc-filter run true", ms, 2))
+
+    # 2. what that path imports
+    imported = _imports_on_run_true(ctx, env)
+    heavy = [m for m in FORBIDDEN if m in imported]
+    out.append({"budget": "cc-filter run true: imports",
+                "measured": f"{len(imported)} modules; heavy: {', '.join(heavy) or 'none'}",
+                "target": "none of " + "/".join(FORBIDDEN[:6]) + "/…", "ok": not heavy})
+
+    # 3. 100 MB: plain line copy, pipe mode, run cat
+    log = _log_file()
+    subprocess.run([cc_filter, "bench-log"], stdin=subprocess.DEVNULL, env=env)  # warm
+    measured = interleaved(4, {
+        "copy": ([ctx.floor_python, "-I", "-S", "-c", LINE_COPY], log),
+        "pipe": ([cc_filter, "bench-log"], log),
+        "run": ([cc_filter, "run", "cat", log], None),
+    }, env)
+    copy, pipe, run = measured["copy"], measured["pipe"], measured["run"]
+    out.append({"budget": f"{LOG_MB} MB plain Python line copy (baseline)",
+                "measured": f"{copy.wall / 1000:.2f} s wall, {copy.cpu / 1000:.2f} s CPU, "
+                            f"{copy.rss:.0f} MB", "target": "-", "ok": None})
+    out.append({"budget": f"{LOG_MB} MB | cc-filter bench-log (TOML: ansi, strip, truncate, "
+                          "head/tail)",
+                "measured": pipe.versus(copy), "target": "≤ 3× copy (wall)",
+                "ok": pipe.within(copy, 3)})
+    out.append({"budget": "cc-filter <name>: peak RSS", "measured": f"{pipe.rss:.0f} MB",
+                "target": "< 50 MB", "ok": pipe.rss < 50})
+    which = subprocess.run([cc_filter, "which", "cat", log], capture_output=True, text=True,
+                           env=env).stdout
+    chosen = next((line.split(":", 1)[1].strip() for line in which.splitlines()
+                   if line.startswith("filter:")), "none")
+    out.append({"budget": f"cc-filter run cat {LOG_MB}MB (filter: {chosen.split(' ')[0]})",
+                "measured": run.versus(copy), "target": "≤ 3× copy (wall)",
+                "ok": run.within(copy, 3)})
+    out.append({"budget": "cc-filter run cat: peak RSS", "measured": f"{run.rss:.0f} MB",
+                "target": "< 50 MB", "ok": run.rss < 50})
+
+    # 4. savings per filter over its fixtures
+    out.extend(_savings_rows())
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover - `python bench/bench_filter.py` for a quick look
+    class _Ctx:
+        python = sys.executable
+        floor_python = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+
+        def __init__(self):
+            self.floor_ms = self.time_cmd([self.floor_python, "-I", "-S", "-c", "pass"], runs=40)
+
+        def bin(self, name):
+            return os.path.join(os.path.dirname(sys.executable), name)
+
+        def time_cmd(self, argv, runs=30, stdin=None, env=None):
+            samples = []
+            for i in range(runs + 2):
+                t = time.perf_counter()
+                subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=env)
+                if i >= 2:
+                    samples.append((time.perf_counter() - t) * 1000)
+            return statistics.median(samples)
+
+        def ratio_row(self, budget, ms, limit):
+            r = ms / self.floor_ms
+            return {"budget": budget, "measured": f"{ms:.1f} ms = {r:.2f}×",
+                    "target": f"≤ {limit}×", "ok": r <= limit}
+
+    for row in rows(_Ctx()):
+        print(row)

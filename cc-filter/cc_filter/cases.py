@@ -1,0 +1,281 @@
+"""Filter test cases (DESIGN §6.5): fixture cases and TOML inline `[[test]]` cases.
+
+A fixture case is `tests/fixtures/<filter>/<case>.toml` plus the raw captured output
+`<case>.out` (stdout+stderr bytes as the real tool printed them). `run_fixture_case` pushes
+the raw bytes through the filter under the runner's own safety rules (guard.py — the same code
+path as `cc-filter run`) and checks everything the case states plus the invariants every
+filter must keep:
+  - the command is routed to this filter by the catalogue (cc_peel key, built-in tier);
+  - the filter does not raise; the output does not depend on how the bytes were chunked;
+  - never empty, never worse, a failure (non-zero exit) stays visible;
+  - `[full output: …]` appears exactly when a tee file was written;
+  - savings ≥ 60 % when the raw output has 20 lines or more;
+  - `equals`, `contains`, `not_contains`, `matches` (regex, multiline), `line_count`.
+Both `cc-filter test` and tests/cc_filter/test_fixtures.py (which adds the pytest-snapshot
+snapshot of `result.output`) use this module.
+"""
+import os
+
+from cc_filter import catalogue, guard, keys
+from cc_filter.tee import TeePolicy
+
+CASE_KEYS = ("command", "exit_code", "source", "contains", "not_contains", "matches", "equals",
+             "line_count", "description")
+SOURCES = ("captured", "documented")
+MIN_SAVINGS = 0.60
+SAVINGS_MIN_LINES = 20
+TEE_HINT_SHOWN = "~/.local/share/ctxcrl/tee/"
+
+
+class Case:
+    __slots__ = ("filter_name", "name", "path", "out_path", "data", "error")
+
+    def __init__(self, filter_name: str, name: str, path: str):
+        self.filter_name = filter_name
+        self.name = name
+        self.path = path
+        self.out_path = path[:-5] + ".out"
+        self.data: dict = {}
+        self.error: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Case({self.filter_name}/{self.name})"
+
+    @property
+    def id(self) -> str:
+        return f"{self.filter_name}/{self.name}"
+
+
+class CaseResult:
+    __slots__ = ("case", "output", "failures", "raw_lines", "savings", "outcome_mode")
+
+    def __init__(self, case):
+        self.case = case
+        self.output = ""
+        self.failures: list[str] = []
+        self.raw_lines = 0
+        self.savings: float | None = None
+        self.outcome_mode = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def find_fixtures_dir(start: str | None = None) -> str | None:
+    """`tests/fixtures` of the repository: from `start` (cwd) upward, then from this package's
+    own checkout (cc-filter/cc_filter → ../../tests/fixtures)."""
+    path = os.path.abspath(start or os.getcwd())
+    while True:
+        candidate = os.path.join(path, "tests", "fixtures")
+        if os.path.isdir(candidate):
+            return candidate
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    candidate = os.path.join(here, "tests", "fixtures")
+    return candidate if os.path.isdir(candidate) else None
+
+
+def discover(fixtures_dir: str | None, name: str | None = None) -> list[Case]:
+    """Every `<dir>/<filter>/<case>.toml` (sorted), optionally for one filter only."""
+    cases: list[Case] = []
+    if not fixtures_dir or not os.path.isdir(fixtures_dir):
+        return cases
+    for filter_name in sorted(os.listdir(fixtures_dir)):
+        folder = os.path.join(fixtures_dir, filter_name)
+        if filter_name == "capture" or not os.path.isdir(folder):
+            continue
+        if name is not None and filter_name != name:
+            continue
+        for file_name in sorted(os.listdir(folder)):
+            if file_name.endswith(".toml"):
+                case = Case(filter_name, file_name[:-5], os.path.join(folder, file_name))
+                _load(case)
+                cases.append(case)
+    return cases
+
+
+def _load(case: Case) -> None:
+    import tomllib
+
+    try:
+        with open(case.path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        case.error = f"{case.path}: {exc}"
+        return
+    unknown = [k for k in data if k not in CASE_KEYS]
+    problems = []
+    if unknown:
+        problems.append(f"unknown key(s) {', '.join(unknown)} (allowed: {', '.join(CASE_KEYS)})")
+    if not isinstance(data.get("command"), str) or not data.get("command"):
+        problems.append("command (a string) is required")
+    if not isinstance(data.get("exit_code"), int) or isinstance(data.get("exit_code"), bool):
+        problems.append("exit_code (an integer) is required")
+    if data.get("source", "captured") not in SOURCES:
+        problems.append(f"source must be one of {', '.join(SOURCES)}")
+    for key in ("contains", "not_contains", "matches"):
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            problems.append(f"{key} must be an array of strings")
+    if "equals" in data and not isinstance(data["equals"], str):
+        problems.append("equals must be a string")
+    lc = data.get("line_count", {})
+    if not isinstance(lc, dict) or set(lc) - {"min", "max", "equals"} or not all(
+            isinstance(v, int) for v in lc.values()):
+        problems.append("line_count must be a table with integer min / max / equals")
+    if problems:
+        case.error = f"{case.path}: " + "; ".join(problems)
+    case.data = data
+
+
+def _split(command: str) -> list[str]:
+    import shlex
+
+    return shlex.split(command)
+
+
+def normalise(text: str, tee_path: str | None) -> str:
+    """Output with the tee hint made stable: `[full output: ~/.local/share/ctxcrl/tee/TS_x.log]`."""
+    if not tee_path:
+        return text
+    from cc_track import home
+
+    shown = home.short_path(tee_path)
+    base = os.path.basename(tee_path)
+    stem = base.split("_", 1)[1] if "_" in base else base
+    head, _, number = stem[:-4].rpartition("~")
+    if head and number.isdigit():  # `x~2.log`: a same-second name clash, not part of the output
+        stem = head + ".log"
+    return text.replace(shown, TEE_HINT_SHOWN + "TS_" + stem)
+
+
+def _apply(filter_cls, argv, raw: bytes, exit_code: int, tee_dir: str, chunk: int):
+    policy = TeePolicy(directory=tee_dir)
+    outcome = guard.apply(filter_cls(list(argv)), raw, exit_code, argv=argv, tee_policy=policy,
+                          chunk_size=chunk)
+    try:
+        text = outcome.text()
+    finally:
+        outcome.close()
+    return outcome, normalise(text, outcome.tee_path)
+
+
+def run_fixture_case(case: Case, *, tee_dir: str, cwd: str | None = None) -> CaseResult:
+    import re
+
+    result = CaseResult(case)
+    if case.error:
+        result.failures.append(case.error)
+        return result
+    data = case.data
+    try:
+        with open(case.out_path, "rb") as f:
+            raw = f.read()
+    except OSError as exc:
+        result.failures.append(f"{case.id}: raw output {case.out_path} missing ({exc.strerror})")
+        return result
+    argv = _split(data["command"])
+    exit_code = data["exit_code"]
+    key = keys.key_of(argv)
+    routed = catalogue.lookup(key, cwd, warn=False)
+    entry = catalogue.by_name(case.filter_name, cwd, warn=False)
+    if entry is None:
+        result.failures.append(f"{case.id}: no filter named {case.filter_name!r}")
+        return result
+    if routed is None or routed.name != case.filter_name:
+        result.failures.append(
+            f"{case.id}: command {data['command']!r} (key {key!r}) is routed to "
+            f"{routed.name if routed else 'no filter'!s}, not {case.filter_name}")
+    try:
+        filter_cls = catalogue.load(entry)
+    except Exception as exc:
+        result.failures.append(f"{case.id}: cannot load filter: {exc}")
+        return result
+    outcome, text = _apply(filter_cls, argv, raw, exit_code, tee_dir, 65536)
+    result.output = text
+    result.outcome_mode = outcome.mode
+    fail = result.failures.append
+    if outcome.mode == "filter-error":
+        fail(f"{case.id}: {outcome.warning}")
+    _, text_small_chunks = _apply(filter_cls, argv, raw, exit_code,
+                                  os.path.join(tee_dir, "chunked"), 997)
+    if text_small_chunks != text:
+        fail(f"{case.id}: output depends on how the raw bytes were chunked")
+    raw_text = raw.decode("utf-8", "replace")
+    raw_lines = raw_text.count("\n") + (1 if raw_text and not raw_text.endswith("\n") else 0)
+    result.raw_lines = raw_lines
+    if raw_text.strip() and not text.strip():
+        fail(f"{case.id}: never empty: non-empty raw output became empty")
+    raw_tokens = -(-outcome.raw_chars // 4)
+    out_tokens = -(-len(text) // 4)
+    if outcome.mode == "filtered" and out_tokens > raw_tokens:
+        fail(f"{case.id}: never worse: {out_tokens} output tokens > {raw_tokens} raw tokens")
+    if raw_tokens:
+        result.savings = 1 - out_tokens / raw_tokens
+    if raw_lines >= SAVINGS_MIN_LINES and (result.savings or 0) < MIN_SAVINGS:
+        fail(f"{case.id}: savings {100 * (result.savings or 0):.0f}% < {100 * MIN_SAVINGS:.0f}% "
+             f"on {raw_lines} raw lines ({raw_tokens} → {out_tokens} tokens, mode {outcome.mode})")
+    if exit_code != 0 and raw_text.strip() and outcome.mode == "filtered":
+        if "failure-tail" not in outcome.reasons and not _shows_failure(text, raw_text):
+            fail(f"{case.id}: exit code {exit_code} but the output does not show the failure")
+    hinted = "[full output: " in text
+    if hinted != (outcome.tee_path is not None):
+        fail(f"{case.id}: a [full output: …] hint must appear exactly when a tee file is written")
+    body = text.rstrip("\n")
+    if "equals" in data and body != data["equals"].rstrip("\n"):
+        fail(f"{case.id}: output differs from `equals`:\n--- output\n{body}\n--- equals\n"
+             f"{data['equals'].rstrip(chr(10))}")
+    for needle in data.get("contains", []):
+        if needle not in text:
+            fail(f"{case.id}: output lacks {needle!r}")
+    for needle in data.get("not_contains", []):
+        if needle in text:
+            fail(f"{case.id}: output still contains {needle!r}")
+    for pattern in data.get("matches", []):
+        if not re.search(pattern, text, re.MULTILINE):
+            fail(f"{case.id}: output does not match /{pattern}/")
+    count = len(body.split("\n")) if body else 0
+    lc = data.get("line_count", {})
+    if "max" in lc and count > lc["max"]:
+        fail(f"{case.id}: {count} output lines > line_count.max {lc['max']}")
+    if "min" in lc and count < lc["min"]:
+        fail(f"{case.id}: {count} output lines < line_count.min {lc['min']}")
+    if "equals" in lc and count != lc["equals"]:
+        fail(f"{case.id}: {count} output lines != line_count.equals {lc['equals']}")
+    return result
+
+
+def _shows_failure(text: str, raw_text: str) -> bool:
+    g = guard.OutputGuard(None)
+    g.out.write(text.encode())
+    g.out_nonblank = bool(text.strip())
+    g._tail = raw_text.split("\n")[-guard.TAIL_LINES:]
+    return g._shows_failure()
+
+
+def inline_cases(entry) -> list[tuple]:
+    """A TOML filter's `[[test]]` cases: (name, exit_code, input, expected)."""
+    if entry.kind == "toml" and entry.spec:
+        return list(entry.spec.get("tests", ()))
+    return []
+
+
+def run_inline_case(entry, case: tuple) -> list[str]:
+    """Run one inline case through the filter alone (its stages, not the runner's rules)."""
+    name, exit_code, text, expected = case
+    cls = catalogue.load(entry)
+    lines = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    if text == "":
+        lines = []
+    try:
+        got = "\n".join(cls([]).run(lines, exit_code))
+    except Exception as exc:
+        return [f"{entry.name} [[test]] {name!r}: filter raised {type(exc).__name__}: {exc}"]
+    if got.rstrip("\n") != expected.rstrip("\n"):
+        return [f"{entry.name} [[test]] {name!r}: output differs\n--- got\n{got}\n--- expected\n"
+                f"{expected.rstrip(chr(10))}"]
+    return []

@@ -1,0 +1,416 @@
+"""Which filters exist and which one a command gets (DESIGN §6.3, §6.4).
+
+Three tiers, searched in order, the first match wins:
+  project   `.ctxcrl/filters/*.toml`, found from cwd upward (used only when trusted, trust.py)
+  user      `~/.config/ctxcrl/filters/*.toml` (cc_track.home.user_filters_dir())
+  built-in  `cc_filter/filters/`: `<name_with_underscores>.py` (one Filter subclass) or
+            `<name>.toml` — dropping a file there is all it takes, there is no central list.
+Within a tier the most specific pattern is tried first (the longest literal text every match
+starts with: `^git status` before `^git`), then by name.
+
+Cheap by construction, because cc-rewrite asks on every agent command: the index of every tier
+(name, pattern, kind, and for TOML the validated spec) is cached with `marshal` in the data
+directory and rebuilt for one directory only when that directory's or one of its files'
+mtime/size changed, so `tomllib` and the filter modules are only touched after an edit.
+Patterns of the common shapes (`^git status(\\s|$)`, `^(cat|head)(\\s|$)`) are matched with
+`str.startswith`; `re` is imported only when a key could match some other pattern.
+
+Imports nothing heavy at module level (os, sys, marshal).
+"""
+import marshal
+import os
+import sys
+
+from cc_track import home
+
+TIERS = ("project", "user", "built-in")
+_PACKAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "filters")
+BUILTIN_DIR = _PACKAGE_DIR  # tests point this at a folder of their own
+_INDEX_VERSION = 3
+_BUILTIN_PACKAGE = "cc_filter.filters"
+
+
+class Entry:
+    """One filter file as the index knows it."""
+
+    __slots__ = ("name", "match_command", "kind", "tier", "source", "description", "forms",
+                 "prefixes", "specificity", "module", "class_name", "spec", "sha256", "error",
+                 "_regex")
+
+    def __init__(self, name, match_command, kind, tier, source, description="", forms=None,
+                 prefixes=None, specificity=0, module=None, class_name=None, spec=None,
+                 sha256=None, error=None):
+        self.name = name
+        self.match_command = match_command
+        self.kind = kind  # "python" | "toml"
+        self.tier = tier  # "project" | "user" | "built-in"
+        self.source = source
+        self.description = description
+        self.forms = forms
+        self.prefixes = prefixes
+        self.specificity = specificity
+        self.module = module
+        self.class_name = class_name
+        self.spec = spec
+        self.sha256 = sha256
+        self.error = error
+        self._regex = None
+
+    def __repr__(self) -> str:
+        return f"Entry({self.name!r}, {self.match_command!r}, {self.kind!r}, {self.tier!r})"
+
+    def to_record(self) -> tuple:
+        return (self.name, self.match_command, self.kind, self.source, self.description,
+                self.forms, self.prefixes, self.specificity, self.module, self.class_name,
+                self.spec, self.sha256, self.error)
+
+    @classmethod
+    def from_record(cls, record: tuple, tier: str) -> "Entry":
+        (name, match, kind, source, description, forms, prefixes, specificity, module,
+         class_name, spec, sha256, error) = record
+        return cls(name, match, kind, tier, source, description, forms, prefixes, specificity,
+                   module, class_name, spec, sha256, error)
+
+    def matches(self, key: str) -> bool:
+        if self.error is not None:
+            return False
+        if self.forms is not None:
+            for text, how in self.forms:  # = patterns.literal_matches, inlined: no import
+                if key.startswith(text):
+                    rest = key[len(text):]
+                    if how == "prefix" or not rest or (how == "word" and rest[0].isspace()):
+                        return True
+            return False
+        if self.prefixes is not None and not any(key.startswith(p) for p in self.prefixes):
+            return False
+        if self._regex is None:
+            import re
+
+            self._regex = re.compile(self.match_command)
+        return self._regex.search(key) is not None
+
+    def why(self) -> str:
+        how = "literal prefix" if self.forms is not None else "regex"
+        return f"{self.tier} {self.kind} filter, pattern {self.match_command} ({how})"
+
+
+# -- finding the tiers' directories ----------------------------------------------------------
+def project_dir(cwd: str | None = None) -> str | None:
+    """The nearest `.ctxcrl/filters` directory from cwd upward, if any."""
+    path = os.path.abspath(cwd or os.getcwd())
+    while True:
+        candidate = os.path.join(path, ".ctxcrl", "filters")
+        if os.path.isdir(candidate):
+            return candidate
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+
+
+def tier_dirs(cwd: str | None = None) -> list[tuple[str, str]]:
+    dirs = []
+    project = project_dir(cwd)
+    if project:
+        dirs.append(("project", project))
+    user = home.user_filters_dir()
+    if os.path.isdir(user):
+        dirs.append(("user", user))
+    dirs.append(("built-in", BUILTIN_DIR))
+    return dirs
+
+
+# -- the index -------------------------------------------------------------------------------
+_cache: dict | None = None
+_cache_path_loaded: str | None = None
+_warned: set = set()
+
+
+def _index_path() -> str:
+    return os.path.join(home.data_dir(), "filters.index")
+
+
+def _load_cache() -> dict:
+    global _cache, _cache_path_loaded
+    path = _index_path()
+    if _cache is not None and _cache_path_loaded == path:
+        return _cache
+    try:
+        with open(path, "rb") as f:
+            version, dirs = marshal.load(f)
+        if version != _INDEX_VERSION or not isinstance(dirs, dict):
+            dirs = {}
+    except (OSError, EOFError, ValueError, TypeError):
+        dirs = {}
+    _cache, _cache_path_loaded = dirs, path
+    return dirs
+
+
+def _save_cache(dirs: dict) -> None:
+    path = _index_path()
+    try:
+        home.ensure_private_dir(os.path.dirname(path))
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            marshal.dump((_INDEX_VERSION, dirs), f)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass  # an index we cannot write only costs time
+
+
+def _stamp(directory: str, tier: str) -> tuple | None:
+    """(dir mtime, ((file, mtime, size), ...)) for the filter files of a directory."""
+    try:
+        dir_mtime = os.stat(directory).st_mtime_ns
+        files = []
+        with os.scandir(directory) as it:
+            for entry in it:
+                name = entry.name
+                if name.endswith(".toml") or (tier == "built-in" and name.endswith(".py")
+                                              and not name.startswith("_")):
+                    try:
+                        st = entry.stat()
+                    except OSError:
+                        continue
+                    files.append((name, st.st_mtime_ns, st.st_size))
+    except OSError:
+        return None
+    files.sort()
+    return (dir_mtime, tuple(files))
+
+
+def _entries_for(tier: str, directory: str, dirs: dict) -> tuple[list, bool]:
+    """The entries of one directory, from the cache when its stamp still matches."""
+    stamp = _stamp(directory, tier)
+    if stamp is None:
+        return [], False
+    cached = dirs.get(directory)
+    if cached is not None and cached[0] == stamp:
+        return [Entry.from_record(r, tier) for r in cached[1]], False
+    records = _build(tier, directory, stamp[1])
+    dirs[directory] = (stamp, [r.to_record() for r in records])
+    return records, True
+
+
+def _build(tier: str, directory: str, files: tuple) -> list:
+    entries = []
+    for name, _mtime, _size in files:
+        path = os.path.join(directory, name)
+        if name.endswith(".toml"):
+            entries.append(_toml_entry(tier, path, name[:-5]))
+        else:
+            entries.append(_python_entry(tier, path, name[:-3]))
+    entries.sort(key=lambda e: (-e.specificity, e.name))
+    return entries
+
+
+def _with_match(entry: Entry) -> Entry:
+    from cc_filter import patterns
+
+    entry.forms = patterns.literal_forms(entry.match_command)
+    entry.prefixes = patterns.required_prefixes(entry.match_command)
+    entry.specificity = patterns.specificity(entry.match_command)
+    return entry
+
+
+def _toml_entry(tier: str, path: str, stem: str) -> Entry:
+    from cc_filter import toml_filter, trust
+
+    sha = None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        sha = trust.sha256_of(data)
+        import tomllib
+
+        try:
+            parsed = tomllib.loads(data.decode("utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise toml_filter.FilterFileError(f"{path}: invalid TOML: {exc}") from None
+        spec = toml_filter.parse_filter_file(path, parsed, expected_name=stem)
+    except (toml_filter.FilterFileError, OSError) as exc:
+        return Entry(stem, "", "toml", tier, path, error=str(exc), sha256=sha)
+    return _with_match(Entry(spec["name"], spec["match_command"], "toml", tier, path,
+                             spec["description"], spec=spec, sha256=sha))
+
+
+def _module_name(directory: str, stem: str) -> str:
+    if os.path.abspath(directory) == _PACKAGE_DIR:
+        return f"{_BUILTIN_PACKAGE}.{stem}"
+    # Another folder standing in for the built-ins (tests): its files are loaded by path.
+    tag = "".join(c if c.isalnum() else "_" for c in os.path.abspath(directory))
+    return f"_ctxcrl_filters{tag}.{stem}"
+
+
+def _python_entry(tier: str, path: str, stem: str) -> Entry:
+    name = stem.replace("_", "-")
+    module_name = _module_name(os.path.dirname(path), stem)
+    try:
+        cls = _find_filter_class(module_name, path)
+        error = None
+        if cls.name != name:
+            error = f"{path}: filter name {cls.name!r} must match the file name ({name!r})"
+        elif not isinstance(cls.match_command, str) or not cls.match_command.startswith("^"):
+            error = f"{path}: match_command must be a regex anchored with ^"
+        else:
+            from cc_filter import patterns
+
+            patterns.check_regex(cls.match_command)
+    except Exception as exc:  # a broken module must not break the catalogue
+        return Entry(name, "", "python", tier, path, module=module_name,
+                     error=f"{path}: cannot load: {type(exc).__name__}: {exc}")
+    if error:
+        return Entry(name, "", "python", tier, path, module=module_name, error=error)
+    return _with_match(Entry(cls.name, cls.match_command, "python", tier, path,
+                             cls.description or "", module=module_name,
+                             class_name=cls.__name__))
+
+
+def _import(module_name: str, path: str):
+    module = sys.modules.get(module_name)
+    if module is not None:
+        return module
+    if module_name.startswith(_BUILTIN_PACKAGE + "."):
+        __import__(module_name)
+        return sys.modules[module_name]
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    return module
+
+
+def _find_filter_class(module_name: str, path: str) -> type:
+    from cc_filter.filter import Filter
+
+    module = _import(module_name, path)
+    found = [obj for obj in vars(module).values()
+             if isinstance(obj, type) and issubclass(obj, Filter) and obj is not Filter
+             and obj.__module__ == module_name and obj.__dict__.get("name")]
+    if len(found) != 1:
+        raise ImportError(f"{path} must define exactly one Filter subclass with a name "
+                          f"(found {len(found)})")
+    return found[0]
+
+
+def all_entries(cwd: str | None = None) -> list[Entry]:
+    """Every filter file of every tier, in lookup order (broken ones included, with .error)."""
+    dirs = _load_cache()
+    result, dirty = [], False
+    for tier, directory in tier_dirs(cwd):
+        entries, changed = _entries_for(tier, directory, dirs)
+        result.extend(entries)
+        dirty = dirty or changed
+    if dirty:
+        _save_cache(dirs)
+    return result
+
+
+# -- trust -----------------------------------------------------------------------------------
+def trust_status(entry: Entry) -> str:
+    """'trusted' for user and built-in filters; for a project filter its pin status."""
+    if entry.tier != "project":
+        return "trusted"
+    from cc_filter import trust
+
+    if entry.sha256 is None:
+        return trust.UNTRUSTED
+    return trust.status(entry.source, entry.sha256)
+
+
+def _warn_skipped(entry: Entry, status: str, warn) -> None:
+    if not warn or entry.source in _warned:
+        return
+    _warned.add(entry.source)
+    shown = home.short_path(entry.source)
+    if status == "changed":
+        message = (f"ctxcrl: skipping project filter {shown}: changed since it was trusted "
+                   f"(review it, then: cc-filter trust {shown})")
+    else:
+        message = (f"ctxcrl: skipping untrusted project filter {shown} "
+                   f"(review it, then: cc-filter trust {shown})")
+    try:
+        (warn if callable(warn) else _stderr)(message)
+    except Exception:
+        pass
+
+
+def _stderr(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+# -- the API -----------------------------------------------------------------------------------
+def lookup(key: str, cwd: str | None = None, *, warn=True) -> Entry | None:
+    """The filter a command with this peeled key gets: the first usable match in tier order.
+    An untrusted or changed project filter that matches is skipped with one warning line on
+    stderr (`warn=False` silences it; a callable receives the line instead)."""
+    for entry in all_entries(cwd):
+        if entry.matches(key):
+            if entry.tier == "project":
+                status = trust_status(entry)
+                if status != "trusted":
+                    _warn_skipped(entry, status, warn)
+                    continue
+            return entry
+    return None
+
+
+def has_filter(key: str, cwd: str | None = None) -> bool:
+    return lookup(key, cwd, warn=False) is not None
+
+
+def by_name(name: str, cwd: str | None = None, *, warn=True) -> Entry | None:
+    """The usable filter called `name` (project tier first, trust applied)."""
+    for entry in all_entries(cwd):
+        if entry.name == name and entry.error is None:
+            if entry.tier == "project":
+                status = trust_status(entry)
+                if status != "trusted":
+                    _warn_skipped(entry, status, warn)
+                    continue
+            return entry
+    return None
+
+
+def explain(key: str, cwd: str | None = None) -> list[tuple[Entry, str]]:
+    """Every filter whose pattern matches `key`, in lookup order, with what happened to it:
+    'chosen', 'shadowed', 'skipped: untrusted', 'skipped: changed'."""
+    result, chosen = [], False
+    for entry in all_entries(cwd):
+        if not entry.matches(key):
+            continue
+        status = trust_status(entry)
+        if status != "trusted":
+            result.append((entry, f"skipped: {status}"))
+        elif chosen:
+            result.append((entry, "shadowed"))
+        else:
+            result.append((entry, "chosen"))
+            chosen = True
+    return result
+
+
+def load(entry: Entry) -> type:
+    """The Filter subclass of an entry."""
+    if entry.error is not None:
+        raise ValueError(entry.error)
+    if entry.kind == "toml":
+        from cc_filter import toml_filter
+
+        return toml_filter.make_class(entry.spec, entry.source)
+    return getattr(_import(entry.module, entry.source), entry.class_name)
+
+
+def reset() -> None:
+    """Forget the in-process cache (tests; after writing filter files)."""
+    global _cache, _cache_path_loaded
+    _cache = None
+    _cache_path_loaded = None
+    _warned.clear()

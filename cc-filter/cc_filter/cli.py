@@ -1,0 +1,198 @@
+"""cc-filter — run a command (or read a pipe) and give the agent a short, faithful output.
+
+Usage:
+  cc-filter run [--filter=NAME] [--] <argv>...
+  cc-filter list [--all]
+  cc-filter which [--] <command>...
+  cc-filter show <name>
+  cc-filter test [<name>] [--require-all] [--fixtures=DIR]
+  cc-filter trust [<path>]
+  cc-filter untrust <path>
+  cc-filter <name> [--exit-code=N]
+  cc-filter -h | --help
+  cc-filter --version
+
+Commands:
+  run        Run <argv>, filter its output, exit with its exit code. No filter for the
+             command: plain passthrough (stdin, stdout, stderr inherited).
+  <name>     Filter stdin with the named filter (for pipes): `git status | cc-filter git-status`.
+  list       Every filter, by tier (project, user, built-in).
+  which      Which filter a command gets, and why (tier, pattern, key).
+  show       A filter's definition and where it comes from.
+  test       Run the filters' inline [[test]] cases and fixture cases.
+  trust      Show a project filter file and its risky rules, then record its SHA-256
+             (without <path>: every file of the nearest .ctxcrl/filters/).
+  untrust    Forget a project filter file's recorded SHA-256.
+
+Options:
+  --filter=NAME   Use this filter instead of the catalogue's choice.
+  --exit-code=N   The exit code of the command whose output is piped in; passed to the
+                  filter and used as cc-filter's own exit code [default: 0].
+  --require-all   Fail when a filter has no test case at all.
+  --fixtures=DIR  Folder of fixture cases, <DIR>/<filter>/<case>.toml (by default
+                  tests/fixtures of the repository, when there is one).
+  --all           Also list shadowed and broken filter files.
+  -h --help       Show this help.
+  --version       Show the version.
+
+Everything after `run`'s own options is the command, options included
+(`cc-filter run git log -n 5`). Exit codes: the command's (run, <name>); 127 command not
+found; 126 not executable; 128+N killed by signal N; 2 bad usage or unknown filter;
+1 `test`/`which` found a failure or no filter.
+"""
+import sys
+
+VERSION = "0.1.0"
+_COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust")
+
+
+def parse_run(argv: list[str]):
+    """The hand-written fast path for `run [--filter=NAME] [--] <argv>...`: returns
+    (filter name or None, command argv), or None to let docopt decide (help, errors)."""
+    if not argv or argv[0] != "run":
+        return None
+    filter_name = None
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            i += 1
+            break
+        if word.startswith("--filter="):
+            filter_name = word[9:]
+            i += 1
+        elif word == "--filter" and i + 1 < len(argv):
+            filter_name = argv[i + 1]
+            i += 2
+        elif word.startswith("-"):
+            return None
+        else:
+            break
+    command = argv[i:]
+    if not command or (filter_name is not None and not filter_name):
+        return None
+    return filter_name, command
+
+
+def parse_pipe(argv: list[str]):
+    """Fast path for `<name> [--exit-code=N]`: (name, exit code) or None."""
+    if not argv or argv[0] in _COMMANDS or argv[0].startswith("-"):
+        return None
+    name, rest = argv[0], argv[1:]
+    value = "0"
+    if len(rest) == 1 and rest[0].startswith("--exit-code="):
+        value = rest[0][12:]
+    elif len(rest) == 2 and rest[0] == "--exit-code":
+        value = rest[1]
+    elif rest:
+        return None
+    code = _int_or_none(value)
+    if code is None:
+        return None
+    return name, code
+
+
+def _int_or_none(value: str):
+    text = value[1:] if value[:1] == "-" else value
+    return int(value) if text.isdigit() else None
+
+
+def with_separator(argv: list[str]) -> list[str]:
+    """Put `--` before the command of `run`/`which` so docopt reads its options as words."""
+    if not argv or argv[0] not in ("run", "which"):
+        return argv
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if word == "--":
+            return argv
+        if argv[0] == "run" and word.startswith("--filter="):
+            i += 1
+        elif argv[0] == "run" and word == "--filter":
+            i += 2
+        elif word in ("-h", "--help", "--version"):
+            return argv
+        elif word.startswith("-"):
+            break
+        else:
+            break
+    if i >= len(argv):
+        return argv
+    return argv[:i] + ["--"] + argv[i:]
+
+
+def _usage() -> str:
+    text = __doc__.split("Usage:", 1)[1]
+    return "Usage:" + text.split("\n\n", 1)[0]
+
+
+def parse(argv: list[str]) -> dict:
+    """docopt over the usage string (the single source of truth); raises SystemExit."""
+    from docopt import docopt
+
+    return docopt(__doc__, argv=with_separator(argv), version=f"cc-filter {VERSION}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    try:
+        fast = parse_run(argv)
+        if fast is not None:
+            from cc_filter import runner
+
+            return runner.run(fast[1], filter_name=fast[0])
+        fast = parse_pipe(argv)
+        if fast is not None:
+            from cc_filter import runner
+
+            return runner.filter_stdin(fast[0], fast[1])
+        return _main_slow(argv)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _main_slow(argv: list[str]) -> int:
+    from docopt import DocoptExit
+
+    try:
+        args = parse(argv)
+    except DocoptExit as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 2
+    except SystemExit as exc:  # --help / --version print and exit
+        return exc.code if isinstance(exc.code, int) else 0
+    if args["<name>"] in _COMMANDS:  # docopt read a command word missing its arguments as <name>
+        sys.stderr.write(_usage() + "\n")
+        return 2
+    from cc_filter import commands
+
+    if args["run"]:
+        from cc_filter import runner
+
+        return runner.run(args["<argv>"], filter_name=args["--filter"])
+    if args["list"]:
+        return commands.list_filters(show_all=args["--all"])
+    if args["which"]:
+        return commands.which(args["<command>"])
+    if args["show"]:
+        return commands.show(args["<name>"])
+    if args["test"]:
+        return commands.test(args["<name>"], require_all=args["--require-all"],
+                             fixtures=args["--fixtures"])
+    if args["trust"]:
+        return commands.trust(args["<path>"])
+    if args["untrust"]:
+        return commands.untrust(args["<path>"])
+    code = _int_or_none(args["--exit-code"] or "0")
+    if code is None:
+        value = args["--exit-code"]
+        sys.stderr.write(f"cc-filter: --exit-code must be an integer, not {value!r}\n")
+        return 2
+    from cc_filter import runner
+
+    return runner.filter_stdin(args["<name>"], code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

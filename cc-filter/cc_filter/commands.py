@@ -1,0 +1,209 @@
+"""The cold subcommands: list, which, show, test, trust, untrust.
+
+Each returns the exit code and prints to stdout (errors to stderr). These are not on the hot
+path, so they import freely (tabulate, tomllib, shlex).
+"""
+import os
+import sys
+
+from cc_filter import catalogue, keys
+from cc_track import home
+
+
+def _print(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _err(text: str) -> None:
+    sys.stderr.write(text + "\n")
+
+
+def list_filters(show_all: bool = False, cwd: str | None = None) -> int:
+    from tabulate import tabulate
+
+    entries = catalogue.all_entries(cwd)
+    seen: set = set()
+    rows = []
+    for entry in entries:  # in lookup order: an earlier usable file of the same name wins
+        if entry.error is not None:
+            status = "broken"
+        else:
+            status = catalogue.trust_status(entry)
+            if status == "trusted":
+                status = "shadowed" if entry.name in seen else "active"
+                seen.add(entry.name)
+        if not show_all and status in ("shadowed", "broken"):
+            continue
+        rows.append((entry.name, entry.tier, entry.kind, status,
+                     entry.match_command if entry.error is None else entry.error,
+                     entry.description))
+    rows.sort(key=lambda r: (catalogue.TIERS.index(r[1]), r[0]))
+    _print(tabulate(rows, headers=("filter", "tier", "kind", "status", "match_command",
+                                   "description"), tablefmt="simple"))
+    broken = sum(1 for e in entries if e.error is not None)
+    if broken and not show_all:
+        _print(f"\n{broken} broken filter file(s) hidden; see: cc-filter list --all")
+    return 0
+
+
+def _command_key(words: list[str]) -> tuple[list[str], str]:
+    if len(words) == 1 and " " in words[0]:
+        import shlex
+
+        try:
+            words = shlex.split(words[0])
+        except ValueError:
+            words = words[0].split()
+    return words, keys.key_of(words)
+
+
+def which(words: list[str], cwd: str | None = None) -> int:
+    argv, key = _command_key(words)
+    found = catalogue.explain(key, cwd)
+    _print(f"command: {keys.quote_join(argv)}")
+    _print(f"key:     {key}")
+    chosen = next((e for e, status in found if status == "chosen"), None)
+    if chosen is None:
+        _print("filter:  none — `cc-filter run` passes this command through unfiltered")
+    else:
+        _print(f"filter:  {chosen.name}")
+        _print(f"why:     {chosen.why()} matches the key")
+        _print(f"source:  {chosen.source}")
+    for entry, status in found:
+        if status != "chosen":
+            _print(f"also:    {entry.name} ({entry.tier}, {entry.match_command}): {status}")
+    return 0 if chosen is not None else 1
+
+
+def show(name: str, cwd: str | None = None) -> int:
+    entries = [e for e in catalogue.all_entries(cwd) if e.name == name]
+    if not entries:
+        _err(f"cc-filter: no filter named {name!r} (see: cc-filter list)")
+        return 2
+    entry = entries[0]
+    _print(f"name:          {entry.name}")
+    _print(f"tier:          {entry.tier}")
+    _print(f"kind:          {entry.kind}")
+    _print(f"match_command: {entry.match_command}")
+    _print(f"description:   {entry.description}")
+    _print(f"source:        {entry.source}")
+    status = f"broken: {entry.error}" if entry.error else catalogue.trust_status(entry)
+    _print(f"status:        {status}")
+    for other in entries[1:]:
+        _print(f"shadows:       {other.source} ({other.tier})")
+    _print("")
+    try:
+        with open(entry.source, encoding="utf-8", errors="replace") as f:
+            sys.stdout.write(f.read())
+    except OSError as exc:
+        _err(f"cc-filter: cannot read {entry.source}: {exc.strerror}")
+        return 1
+    return 0
+
+
+def test(name: str | None, *, require_all: bool = False, fixtures: str | None = None,
+         cwd: str | None = None) -> int:
+    import tempfile
+
+    from cc_filter import cases
+
+    fixtures_dir = fixtures or cases.find_fixtures_dir(cwd)
+    if fixtures and not os.path.isdir(fixtures):
+        _err(f"cc-filter: no fixture folder {fixtures}")
+        return 2
+    entries = catalogue.all_entries(cwd)
+    names = sorted({e.name for e in entries})
+    if name is not None and name not in names:
+        _err(f"cc-filter: no filter named {name!r} (see: cc-filter list)")
+        return 2
+    by_filter: dict = {}
+    for case in cases.discover(fixtures_dir, name):
+        by_filter.setdefault(case.filter_name, []).append(case)
+    failures = 0
+    total = 0
+    with tempfile.TemporaryDirectory(prefix="ctxcrl-test-") as tmp:
+        for filter_name in ([name] if name else names):
+            entry = catalogue.by_name(filter_name, cwd, warn=False)
+            broken = [e for e in entries if e.name == filter_name and e.error]
+            problems: list[str] = [e.error for e in broken]
+            inline = cases.inline_cases(entry) if entry else []
+            fixture_cases = by_filter.pop(filter_name, [])
+            for case in inline:
+                problems += cases.run_inline_case(entry, case)
+            for case in fixture_cases:
+                problems += cases.run_fixture_case(case, tee_dir=os.path.join(tmp, "tee"),
+                                                   cwd=cwd).failures
+            count = len(inline) + len(fixture_cases)
+            total += count
+            if count == 0 and require_all and not broken:
+                problems.append(f"{filter_name}: no test case (inline [[test]] or fixture)")
+            mark = "FAIL" if problems else "ok  "
+            _print(f"{mark} {filter_name}: {len(fixture_cases)} fixture case(s), "
+                   f"{len(inline)} inline case(s)")
+            for problem in problems:
+                _print("     " + problem.replace("\n", "\n     "))
+            failures += bool(problems)
+        for orphan, orphan_cases in sorted(by_filter.items()):
+            _print(f"FAIL {orphan}: {len(orphan_cases)} fixture case(s) for a filter that "
+                   "does not exist")
+            failures += 1
+    _print(f"\n{total} case(s); {failures} filter(s) failing")
+    return 1 if failures else 0
+
+
+def _project_files(cwd: str | None) -> list[str]:
+    directory = catalogue.project_dir(cwd)
+    if not directory:
+        return []
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".toml"))
+
+
+def trust(path: str | None, cwd: str | None = None) -> int:
+    from cc_filter import toml_filter
+    from cc_filter import trust as trust_mod
+
+    paths = [path] if path else _project_files(cwd)
+    if not paths:
+        _err("cc-filter: no project filter files (.ctxcrl/filters/*.toml) found from here")
+        return 1
+    code = 0
+    for p in paths:
+        if not os.path.isfile(p):
+            _err(f"cc-filter: no such file: {p}")
+            code = 1
+            continue
+        with open(p, "rb") as f:
+            data = f.read()
+        _print(f"=== {os.path.abspath(p)}")
+        sys.stdout.write(data.decode("utf-8", "replace"))
+        if not data.endswith(b"\n"):
+            _print()
+        try:
+            import tomllib
+
+            stem = os.path.basename(p)[:-5] if p.endswith(".toml") else None
+            spec = toml_filter.parse_filter_file(p, tomllib.loads(data.decode("utf-8")), stem)
+        except Exception as exc:
+            _err(f"cc-filter: not trusting {p}: {exc}")
+            code = 1
+            continue
+        risks = trust_mod.risky_rules(spec)
+        _print("--- risky rules (they change or hide what the agent sees):")
+        for risk in risks or ["none"]:
+            _print(f"  {risk}")
+        digest = trust_mod.sha256_of(data)
+        files = trust_mod.load()
+        files[os.path.abspath(p)] = digest
+        trust_mod.save(files)
+        _print(f"trusted {home.short_path(os.path.abspath(p))} (sha256 {digest[:16]}…)")
+    return code
+
+
+def untrust(path: str) -> int:
+    from cc_filter import trust as trust_mod
+
+    if trust_mod.untrust(path):
+        _print(f"untrusted {os.path.abspath(path)}")
+        return 0
+    _err(f"cc-filter: {os.path.abspath(path)} was not trusted")
+    return 1

@@ -1,0 +1,70 @@
+"""Lint findings printed compactly, shared by the linter filters (not a filter itself).
+
+`Findings` keeps every finding's file, `line:col`, rule and message; what goes is the column
+padding and repetition: a message that comes at several places is printed once with all of
+them (`Unexpected var, use let or const instead (no-var): cart.js:4:3 5:8, api.js:1:1`), a
+directory every file shares is named once (`in /srv/app/src/`), a single file once, as the
+first line. Errors carry no label; other severities are named (`warning: …`, `info: …`).
+
+Imports nothing heavy (no `re`): linters run through `cc-filter run` on every fix loop.
+"""
+from cc_filter.filters._paths import common_parent, relative
+
+
+class Findings:
+    """Findings of one lint run, gathered as the tool prints them (file by file)."""
+
+    __slots__ = ("groups", "paths", "counts", "default_severity")
+
+    def __init__(self, default_severity: str = "error"):
+        # (severity, rule, message) -> {path: [positions]}, both in first-seen order
+        self.groups: dict[tuple, dict[str, list[str]]] = {}
+        self.paths: dict[str, None] = {}
+        self.counts: dict[str, int] = {}
+        self.default_severity = default_severity
+
+    def __len__(self) -> int:
+        return sum(self.counts.values())
+
+    def add(self, path: str, line, col, severity: str, message: str, rule: str | None) -> None:
+        position = f"{line}:{col}" if col not in (None, "") else f"{line}"
+        by_file = self.groups.setdefault((severity, rule or "", message), {})
+        by_file.setdefault(path, []).append(position)
+        self.paths[path] = None
+        self.counts[severity] = self.counts.get(severity, 0) + 1
+
+    def summary(self, noun: str = "problem") -> str:
+        """`25 problems (20 errors, 5 warnings) in 5 files`."""
+        total = len(self)
+        parts = []
+        order = {"error": 0, "warning": 1, "info": 2, "style": 3}
+        for severity, count in sorted(self.counts.items(), key=lambda kv: order.get(kv[0], 9)):
+            parts.append(f"{count} {severity}{'' if count == 1 or severity in ('info', 'style') else 's'}")
+        files = len(self.paths)
+        return (f"{total} {noun}{'' if total == 1 else 's'} ({', '.join(parts)}) "
+                f"in {files} file{'' if files == 1 else 's'}")
+
+    def render(self) -> list[str]:
+        """One line per distinct finding: `path:line:col message (rule)`, or, when the same
+        message comes at several places, `message (rule): a.js:1:1 3:3, b.js:1:1`. Paths under
+        the working directory are relative to it; a directory all files share is named once
+        (`in src/`), a single file once, as the first line."""
+        shown = {path: relative(path) for path in self.paths}
+        if len(shown) == 1:  # one file: named once, findings by position only
+            out = list(shown.values())
+            shown = {path: "" for path in shown}
+            cut = 0
+        else:
+            parent = common_parent([p.rpartition("/")[0] + "/" for p in shown.values()])
+            out = [f"in {parent}"] if parent else []
+            cut = len(parent)
+        for (severity, rule, message), by_file in self.groups.items():
+            label = "" if severity == self.default_severity else f"{severity}: "
+            text = f"{label}{message} ({rule})" if rule else f"{label}{message}"
+            places = ", ".join(f"{shown[p][cut:]}:{' '.join(pos)}".lstrip(":")
+                               for p, pos in by_file.items())
+            if len(by_file) == 1 and len(next(iter(by_file.values()))) == 1:
+                out.append(f"{places} {text}")
+            else:
+                out.append(f"{text}: {places}")
+        return out

@@ -1,0 +1,45 @@
+"""cargo install: what was installed or replaced, and every warning and error.
+
+Kept: `Installed package …` / `Replaced package …` (name, version, executables), `Ignored
+package …` (already installed), cargo's `error: …` lines, and compile diagnostics in the
+cargo-build shape (`src/main.rs:2:22: error[E0308]: mismatched types` plus its label — see
+`_rustc.py`). Dropped: `Updating`/`Downloading`/`Compiling`/`Locking`/`Finished` progress, the
+`Installing <path>` lines (the summary names the executable), source excerpts, the
+artifact-reuse hint (and the `intermediate artifacts can be found at …` tail of the
+`failed to compile` line). Passes everything through for `--list` and JSON message formats.
+Nothing is injected. Tested with cargo 1.95 (local `--path` installs; the registry is not
+reachable here, and its progress lines are the same `Downloading`/`Downloaded` ones).
+"""
+from cc_filter.filter import Filter
+from cc_filter.filters._rustc import RustDiagnostics
+from cc_filter.filters.cargo_build import machine_format
+from cc_filter.lines import strip_ansi
+
+_HINTS = ("To reuse those artifacts with a future compilation",)
+
+
+class CargoInstall(Filter):
+    name = "cargo-install"
+    match_command = r"^cargo install(\s|$)"
+    description = "cargo install: installed packages and errors; build progress dropped"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = machine_format(argv)
+        self.diagnostics = RustDiagnostics()
+
+    def feed(self, line: str):
+        line = strip_ansi(line).rstrip()
+        if self.passthrough:
+            yield line
+            return
+        if line.startswith(_HINTS):
+            return
+        if line.startswith("error: failed to compile `") and ", intermediate artifacts" in line:
+            line = line.split(", intermediate artifacts", 1)[0]
+        if not self.diagnostics.feed(line) and line.strip():
+            yield line.strip()
+        yield from self.diagnostics.drain()
+
+    def finish(self, exit_code: int):
+        yield from self.diagnostics.finish()

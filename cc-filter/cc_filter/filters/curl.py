@@ -1,0 +1,128 @@
+"""curl: the body exactly as received; the progress meter and connection chatter dropped.
+
+Dropped: the progress meter curl writes to stderr when its output is not a terminal (the
+`% Total % Received …` header, its `Dload Upload …` line and every redraw, also when a verbose
+line was glued to it), and, with `-v`, the `*` connection lines (`* Trying …`, `* Connected …`,
+TLS handshake details), the request headers after the request line, and the `{ [93 bytes
+data]` markers. Kept: the body byte for byte (JSON stays intact: it is never re-indented or
+cut), with `-v` the request line (`> GET /api HTTP/1.1`), the response status and headers,
+`*` lines that report a problem, and every `curl: (N) …` error. When only the meter was
+printed (`-o file`), one line says what was received. Nothing is injected (`-s`
+would also hide errors unless paired with `-S`). Tested with curl 7.88.1.
+"""
+from cc_filter.filter import Filter
+
+_PROBLEM_WORDS = ("error", "fail", "refused", "could not", "couldn't", "unable", "timed out",
+                  "timeout", "denied", "problem", "unknown", "invalid", "not ")
+_VERBOSE_FLAGS = ("-v", "--verbose", "--trace-ascii", "--trace")
+
+
+def _is_time(word: str) -> bool:
+    return ":" in word and all(c.isdigit() or c in ":-" for c in word)
+
+
+def meter_end(line: str) -> int:
+    """Where a progress-meter row ends in `line` (0 when the line does not start with one).
+    A row is 12 fields: % total, % received, % xferd, two speeds, three times, a speed."""
+    fields = 0
+    i, n = 0, len(line)
+    while i < n and fields < 12:
+        while i < n and line[i] == " ":
+            i += 1
+        start = i
+        while i < n and line[i] != " ":
+            i += 1
+        word = line[start:i]
+        if not word:
+            break
+        if fields in (8, 9, 10):
+            if not _is_time(word):
+                return 0
+        elif not word[:1].isdigit() or word.strip("0123456789.kKMGTPB"):
+            return 0
+        fields += 1
+    if fields < 12:
+        # the last field (current speed) may be glued to verbose text: `0*   Trying …`
+        return 0
+    return i
+
+
+class Curl(Filter):
+    name = "curl"
+    match_command = r"^curl(\s|$)"
+    description = "curl: body kept intact; progress meter and connection chatter dropped"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.verbose = any(w in _VERBOSE_FLAGS or (w.startswith("-") and not w.startswith("--")
+                                                   and "v" in w[1:] and len(w) <= 4)
+                           for w in argv[1:])
+        self.in_body = False
+        self.meter_header = False
+        self.last_row: list[str] | None = None
+        self.shown = False
+
+    def _meter(self, line: str) -> str | None:
+        """The line without a progress-meter part; None when nothing else is on it."""
+        stripped = line.lstrip()
+        if stripped.startswith("% Total") and "% Received" in stripped:
+            self.meter_header = True
+            return None
+        if self.meter_header and stripped.startswith("Dload") and "Upload" in stripped:
+            return None
+        if not self.meter_header:
+            return line
+        end = meter_end(line)
+        if end:
+            self.last_row = line[:end].split()
+        if not end:
+            # a row whose last field runs into verbose text: `… --:--:--     0*   Trying`
+            for marker in ("* ", "< ", "> ", "{ ", "} "):
+                cut = line.find(marker)
+                if cut > 0 and meter_end(line[:cut]) == cut:
+                    return line[cut:]
+            return line
+        rest = line[end:]
+        return rest if rest.strip() else None
+
+    def feed(self, line: str):
+        text = self._meter(line)
+        if text is None:
+            return ()
+        out = (text,) if not self.verbose else self._verbose_line(text)
+        self.shown = self.shown or bool(out)
+        return out
+
+    def finish(self, exit_code: int):
+        # `-o file`: nothing but the meter was printed; say what was transferred
+        if not self.shown and self.last_row and exit_code == 0:
+            row = self.last_row
+            spent = f" in {row[9]}" if row[9] != "--:--:--" else ""
+            return (f"received {row[3]} of {row[1]} ({row[2]}%){spent}",)
+        return ()
+
+    def _verbose_line(self, text: str):
+        head = text[:2]
+        if self.in_body:
+            if text.startswith(("* Connection #", "* Closing connection")):
+                self.in_body = False
+                return ()
+            if text.startswith(("{ [", "} [")) and text.endswith("data]"):
+                return ()
+            return (text,)
+        if head == "* " or text == "*":
+            lower = text.lower()
+            return (text,) if any(w in lower for w in _PROBLEM_WORDS) else ()
+        if head == "> " or text == ">":
+            words = text[2:].split()
+            if len(words) == 3 and words[2].startswith("HTTP/"):
+                return (text,)  # the request line
+            return ()
+        if head == "< " or text == "<":
+            if not text[2:].strip():
+                self.in_body = True  # end of the response headers
+                return ()
+            return (text,)
+        if text.startswith(("{ [", "} [")) and text.endswith("data]"):
+            return ()
+        return (text,)

@@ -1,0 +1,80 @@
+"""eslint: findings per file on compact lines, the summary and every error kept.
+
+The default "stylish" output pads columns (`   2:10  error    'get' is defined but never used
+no-unused-vars`). The filter keeps every finding's file, `line:col`, rule and message through
+`Findings` (errors unlabelled, warnings named, one line per repeated message in a file, a
+message already printed for a rule not repeated), plus the `✖ N problems (…)` summary and its
+fixable line. eslint's crash banner (`Oops! Something went wrong! :(`, the version line) goes;
+the error text under it stays. Paths under the working directory are shown relative to it.
+
+Nothing is injected; a user's `-f/--format` other than stylish passes through unchanged.
+Tested with eslint 10.15 (stylish has had this shape since eslint 1).
+"""
+from cc_filter.filter import Filter
+from cc_filter.filters._lint_report import Findings
+from cc_filter.lines import strip_ansi
+
+_SEVERITIES = ("error", "warning")
+_BANNER = ("Oops! Something went wrong! :(", "ESLint: ")
+
+
+def _user_format(argv: list[str]) -> bool:
+    for i, word in enumerate(argv):
+        if word in ("-f", "--format") and i + 1 < len(argv):
+            return argv[i + 1] != "stylish"
+        if word.startswith("--format=") and word != "--format=stylish":
+            return True
+    return False
+
+
+def parse_stylish(line: str):
+    """`  2:10  error  message  rule` → (line, col, severity, message, rule) or None."""
+    if not line.startswith("  "):
+        return None
+    words = line.split()
+    if len(words) < 3 or words[1] not in _SEVERITIES:
+        return None
+    position = words[0].split(":")
+    if len(position) != 2 or not position[0].isdigit() or not position[1].isdigit():
+        return None
+    rest = line.strip()[len(words[0]):].lstrip()[len(words[1]):].strip()
+    message, sep, rule = rest.rpartition("  ")
+    if not sep or " " in rule.strip():
+        message, rule = rest, None  # a finding without a rule (parsing errors)
+    return position[0], position[1], words[1], message.strip(), rule and rule.strip()
+
+
+class Eslint(Filter):
+    name = "eslint"
+    match_command = r"^eslint(\s|$)"
+    description = "eslint: findings per file, padding and repeats dropped"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = _user_format(argv)
+        self.findings = Findings()
+        self.path: str | None = None
+        self.tail: list[str] = []
+
+    def feed(self, line: str):
+        line = strip_ansi(line)
+        if self.passthrough:
+            return (line,)
+        if not line.strip() or line.startswith(_BANNER):
+            return ()
+        finding = parse_stylish(line) if self.path is not None else None
+        if finding is not None:
+            self.findings.add(self.path, *finding)
+            return ()
+        if line.startswith("/"):  # stylish names each file by its absolute path
+            self.path = line.strip()
+            return ()
+        # the summary (`✖ 25 problems …`, its fixable line) and any message: kept, after the
+        # findings they sum up
+        self.tail.append(line.strip() if line.startswith("  ") else line)
+        return ()
+
+    def finish(self, exit_code: int):
+        if self.passthrough:
+            return ()
+        return self.findings.render() + self.tail

@@ -1,0 +1,54 @@
+"""git show: the commit on one line, its message, and its patch compacted like git diff.
+
+The commit header becomes git-log's line (`<hash> [(<refs>)] <date> <author>: <subject>`, with
+`(merge <parents>)`), the whole message body follows (up to `BODY_LIMIT` lines), and the patch
+goes through git-diff's compaction (every file and change kept, as `-U0` would show it, long
+changes capped). Passed through unchanged: `--stat`, `--name-only`, `--name-status`,
+`--numstat`, `--shortstat`, `--raw`, `--summary`, `--check` output, word diffs, and
+`git show <rev>:<path>` (a file's content). With `--format`/`--pretty`/`--oneline` the header
+stays as the user shaped it; only the patch is compacted.
+"""
+from cc_filter.filter import Filter
+from cc_filter.filters.git_diff import wants_context, wants_word_diff
+from cc_filter.filters.git_log import LogCompactor, user_format
+from cc_filter.lines import strip_ansi
+
+BODY_LIMIT = 30
+_SUMMARY_FLAGS = ("--stat", "--name-only", "--name-status", "--numstat", "--shortstat", "--raw",
+                  "--summary", "--check", "--dirstat", "--compact-summary", "-s", "--no-patch")
+
+
+def shows_a_file(argv: list[str]) -> bool:
+    """`git show HEAD:README.md` prints a blob (or a tree), not a commit."""
+    for a in argv[2:]:
+        if a == "--":
+            return False
+        if not a.startswith("-") and ":" in a and not a.startswith(":/"):
+            return True
+    return False
+
+
+class GitShow(Filter):
+    name = "git-show"
+    match_command = r"^git show(\s|$)"
+    description = "git show: commit on one line, message, patch compacted like git diff"
+
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.passthrough = (shows_a_file(argv) or wants_word_diff(argv)
+                            or any(a.startswith(_SUMMARY_FLAGS) for a in argv[2:]))
+        self.log = LogCompactor(keep_context=wants_context(argv), body_limit=BODY_LIMIT,
+                                raw_headers=user_format(argv))
+        self.dropped = False
+
+    def feed(self, line):
+        if self.passthrough:
+            return [strip_ansi(line)]
+        return self.log.feed(line)
+
+    def finish(self, exit_code):
+        if self.passthrough:
+            return []
+        out = self.log.finish()
+        self.dropped = self.log.dropped
+        return out

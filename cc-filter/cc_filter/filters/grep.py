@@ -1,0 +1,250 @@
+"""grep / rg: matches grouped by file, every matching file named, long lines cut around the match.
+
+`path:12:text` lines become a `path:` line followed by `  12: text` lines (leading indentation
+of the text dropped). When there are more than `MATCH_LIMIT` matches, each file keeps its first
+matches (at least one, an even share of the limit) and says `+N more` (the runner's tee keeps
+them all); more than `FILE_LIMIT`
+files end with `... (N files omitted)`. A line longer than `LINE_LIMIT` characters is cut to a
+window around the first occurrence of a literal pattern (or its start) with `… [N more chars]`.
+Errors (`grep: x: No such file or directory`, `binary file matches`) come after the matches,
+unchanged. Never altered: `-c`/`--count`, `-l`/`--files-with-matches`, `-L`, `--json`, `-q`
+output; context output (`-A`/`-B`/`-C`), `--heading` and single-file output are not regrouped,
+only their long lines cut.
+"""
+import os
+
+from cc_filter.filter import Filter
+from cc_filter.lines import omitted, strip_ansi
+
+MATCH_LIMIT = 30
+FILE_LIMIT = 300
+PER_FILE_MIN = 1
+LINE_LIMIT = 200
+WINDOW_BEFORE = 60
+WINDOW_AFTER = 140
+
+# options that take a value (so the next word is not the pattern or a path)
+_GREP_VALUE = frozenset(("-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "--regexp", "--file",
+                         "--max-count", "--include", "--exclude", "--exclude-dir", "--label",
+                         "--context", "--after-context", "--before-context", "--color",
+                         "--colour", "--binary-files", "--devices", "--directories"))
+_RG_VALUE = frozenset(("-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "-T", "-j", "-M", "-E",
+                       "--regexp", "--file", "--max-count", "--glob", "--iglob", "--type",
+                       "--type-not", "--threads", "--max-columns", "--encoding", "--context",
+                       "--after-context", "--before-context", "--color", "--colors",
+                       "--max-depth", "--max-filesize", "--sort", "--sortr", "--type-add",
+                       "--ignore-file", "--path-separator", "--pre", "--pre-glob", "--replace",
+                       "-r", "--engine", "--field-match-separator", "--field-context-separator"))
+_UNTOUCHED_LONG = ("--count", "--files-with-matches", "--files-without-match", "--json",
+                   "--quiet", "--silent", "--null", "--count-matches", "--files", "--stats",
+                   "--type-list", "--help", "--version", "--null-data")
+_UNTOUCHED_SHORT = frozenset("clLqZ")
+_CUT_ONLY_LONG = ("--context", "--after-context", "--before-context", "--heading",
+                  "--no-filename", "--vimgrep", "--passthru", "--passthrough")
+_CUT_ONLY_SHORT = frozenset("ABCh")
+_REGEX_CHARS = frozenset("\\^$.*+?()[]{}|")
+
+
+class GrepArgs:
+    """What a grep/rg command line says about the shape of its output."""
+
+    __slots__ = ("rg", "mode", "pattern", "ignore_case", "with_names", "numbers")
+
+    def __init__(self, argv: list[str]):
+        self.rg = os.path.basename(argv[0]) == "rg"
+        value_options = _RG_VALUE if self.rg else _GREP_VALUE
+        letters: set[str] = set()
+        longs: list[str] = []
+        operands: list[str] = []
+        pattern = None
+        i = 1
+        only_operands = False
+        while i < len(argv):
+            a = argv[i]
+            i += 1
+            if only_operands or not a.startswith("-") or a == "-":
+                operands.append(a)
+                continue
+            if a == "--":
+                only_operands = True
+                continue
+            if a.startswith("--"):
+                name = a.split("=", 1)[0]
+                longs.append(name)
+                if name in value_options and "=" not in a:
+                    value = argv[i] if i < len(argv) else ""
+                    i += 1
+                    if name in ("--regexp",) and pattern is None:
+                        pattern = value
+                continue
+            # a short cluster: -rn, -e PAT, -A3, -m5
+            for j, letter in enumerate(a[1:], 1):
+                if f"-{letter}" in value_options:
+                    value = a[j + 1:] or (argv[i] if i < len(argv) else "")
+                    if not a[j + 1:]:
+                        i += 1
+                    if letter == "e" and pattern is None:
+                        pattern = value
+                    letters.add(letter)
+                    break
+                letters.add(letter)
+        if pattern is None and operands and "f" not in letters and "--file" not in longs:
+            pattern = operands.pop(0)
+        self.pattern = pattern
+        self.ignore_case = bool(letters & {"i"}) or "--ignore-case" in longs or (
+            self.rg and ("S" in letters or "--smart-case" in longs) and pattern is not None
+            and pattern.lower() == pattern)
+        if (letters & _UNTOUCHED_SHORT or any(l in _UNTOUCHED_LONG for l in longs)
+                or (self.rg and "--files" in longs)):
+            self.mode = "untouched"
+        elif letters & _CUT_ONLY_SHORT or any(l.startswith(_CUT_ONLY_LONG) for l in longs):
+            self.mode = "cut"
+        else:
+            self.mode = "group"
+        recursive = bool(letters & {"r", "R"}) or any(
+            l in ("--recursive", "--dereference-recursive") for l in longs)
+        searches_dirs = not operands or any(_looks_like_dir(o) for o in operands)
+        if self.rg:
+            self.with_names = (len(operands) > 1 or searches_dirs
+                               or "H" in letters or "--with-filename" in longs)
+            self.numbers = "n" in letters or "--line-number" in longs or "--vimgrep" in longs
+        else:
+            self.with_names = ("H" in letters or "--with-filename" in longs or len(operands) > 1
+                               or (recursive and searches_dirs))
+            self.numbers = "n" in letters or "--line-number" in longs
+        if not self.with_names and self.mode == "group":
+            self.mode = "cut"
+        # a literal pattern can be found in a long line to centre the cut on it
+        if self.pattern and (set(self.pattern) & _REGEX_CHARS) and "F" not in letters \
+                and "--fixed-strings" not in longs:
+            self.pattern = None
+
+
+def _looks_like_dir(path: str) -> bool:
+    """A directory operand (its matches are printed with file names): one on disk, or a name
+    without an extension that is not a file here."""
+    if os.path.isdir(path):
+        return True
+    return "." not in os.path.basename(path.rstrip("/")) and not os.path.isfile(path)
+
+
+def cut_line(text: str, pattern: str | None, ignore_case: bool) -> tuple[str, bool]:
+    """A window of a long line around the match; (text, cut)."""
+    if len(text) <= LINE_LIMIT:
+        return text, False
+    at = -1
+    if pattern:
+        at = (text.lower().find(pattern.lower()) if ignore_case else text.find(pattern))
+    start = max(0, at - WINDOW_BEFORE) if at >= 0 else 0
+    end = min(len(text), start + WINDOW_BEFORE + WINDOW_AFTER)
+    shown = text[start:end]
+    before, after = start, len(text) - end
+    if before:
+        shown = f"[{before} chars] …" + shown
+    if after:
+        shown += f" … [{after} more chars]"
+    return shown, True
+
+
+class Grep(Filter):
+    name = "grep"
+    match_command = r"^(grep|egrep|fgrep|rg)(\s|$)"
+    description = "grep/rg: matches grouped by file, long lines cut around the match"
+
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.args = GrepArgs(argv)
+        self.files: dict[str, list] = {}  # path -> [lines, count]
+        self.order: list[str] = []
+        self.hidden_files = 0
+        self.total = 0
+        self.errors: list[str] = []
+        self.dropped = False
+
+    def _prefix(self, line: str) -> tuple[str, str]:
+        """(`path:12:` or `12:`, the rest) — kept whole when a long line is cut."""
+        if len(line) <= LINE_LIMIT:
+            return "", line
+        if self.args.with_names:
+            parts = self._split(line)
+            if parts is not None and len(parts[0]) < 300:
+                path, number, text = parts
+                head = f"{path}:{number}:" if number else f"{path}:"
+                return head, text
+            return "", line
+        i = 0
+        while i < len(line) and line[i].isdigit():
+            i += 1
+        if 0 < i < len(line) and line[i] in ":-":
+            return line[:i + 1], line[i + 1:]
+        return "", line
+
+    def _split(self, line: str):
+        """`path:12:text` → (path, "12: text"); None when the line is not a match line."""
+        if self.args.numbers:
+            # the first ":<digits>:" after a non-empty path
+            start = 1
+            while True:
+                colon = line.find(":", start)
+                if colon < 0:
+                    return None
+                end = colon + 1
+                while end < len(line) and line[end].isdigit():
+                    end += 1
+                if end > colon + 1 and end < len(line) and line[end] == ":":
+                    return line[:colon], line[colon + 1:end], line[end + 1:]
+                start = colon + 1
+        colon = line.find(":", 1)
+        if colon < 0:
+            return None
+        return line[:colon], "", line[colon + 1:]
+
+    def feed(self, line):
+        args = self.args
+        line = strip_ansi(line)
+        if args.mode == "untouched":
+            return [line]
+        if args.mode == "cut":
+            prefix, text = self._prefix(line)
+            text, cut = cut_line(text, args.pattern, args.ignore_case)
+            self.dropped = self.dropped or cut
+            return [prefix + text]
+        parts = self._split(line)
+        if parts is None or parts[0].startswith(("grep: ", "rg: ")) or (
+                line.startswith(("grep: ", "rg: ", "Binary file "))):
+            self.errors.append(line)
+            return []
+        path, number, text = parts
+        self.total += 1
+        entry = self.files.get(path)
+        if entry is None:
+            if len(self.order) >= FILE_LIMIT:
+                self.hidden_files += 1
+                return []
+            entry = self.files[path] = [[], 0]
+            self.order.append(path)
+        entry[1] += 1
+        if len(entry[0]) < MATCH_LIMIT:
+            text, cut = cut_line(text.strip(), args.pattern, args.ignore_case)
+            self.dropped = self.dropped or cut
+            entry[0].append(f"{number}: {text}" if number else text)
+        return []
+
+    def finish(self, exit_code):
+        if self.args.mode != "group":
+            return []
+        out = []
+        files = len(self.order)
+        share = MATCH_LIMIT if self.total <= MATCH_LIMIT else max(PER_FILE_MIN, MATCH_LIMIT // max(files, 1))
+        for path in self.order:
+            lines, count = self.files[path]
+            out.append(f"{path}:")
+            shown = lines if count <= share + 1 else lines[:share]  # "+1 more" saves nothing
+            out.extend("  " + l for l in shown)
+            if count > len(shown):
+                self.dropped = True
+                out.append(f"  +{count - len(shown)} more")
+        if self.hidden_files:
+            self.dropped = True
+            out.append(omitted(self.hidden_files, "files"))
+        return out + self.errors

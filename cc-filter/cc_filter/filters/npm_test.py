@@ -1,0 +1,118 @@
+"""`npm test` / `npm run test…`: the output of the runner behind the script, filtered by that
+runner's own filter (jest, vitest, mocha, tsc, pytest, …), without npm's lifecycle banner.
+
+The runner is chosen, in order, from: the script text in `package.json` of the current
+directory (`scripts.test` for `npm test`, `scripts.<name>` for `npm run <name>`), else the
+banner npm prints first (`> pkg@1.0.0 test` / `> vitest run`). In a script chain (`tsc &&
+jest`) the last command that has a filter wins. Arguments after `--` are appended, as npm does.
+The runner's filter comes from the catalogue (`cc_filter.catalogue.lookup` on its key), so a
+project or user filter for that runner is honoured. Without a known runner, lines pass through
+(ANSI and blank lines dropped). npm's banner and its `npm ERR! A complete log …` pointers go.
+Injects nothing. Tested with npm 11.19.1 on Node 20 (scripts running jest 30, vitest 3.2,
+mocha 12); npm 7-10 print the same banner.
+"""
+import os
+
+from cc_filter.filter import Filter
+from cc_filter.lines import strip_ansi
+
+_CHAIN = ("&&", "||", ";", "|")
+
+
+def script_name(argv: list[str]) -> str:
+    """`npm test` → "test"; `npm run test:unit -- x` → "test:unit"."""
+    if len(argv) > 2 and argv[1] in ("run", "run-script", "rum", "urn"):
+        return argv[2]
+    return "test"
+
+
+def script_args(argv: list[str]) -> list[str]:
+    return argv[argv.index("--") + 1:] if "--" in argv else []
+
+
+def _commands(script: str) -> list[list[str]]:
+    """`tsc --noEmit && jest --ci` → [["tsc", "--noEmit"], ["jest", "--ci"]]."""
+    for separator in _CHAIN:
+        script = script.replace(separator, "\n")
+    commands = []
+    for part in script.split("\n"):
+        words = part.split()
+        while words and "=" in words[0] and not words[0].startswith("-"):
+            words = words[1:]  # FOO=1 jest
+        if words:
+            commands.append(words)
+    return commands
+
+
+def runner_filter(script: str, extra: list[str]):
+    """An instance of the filter of the last command of `script` that has one, else None."""
+    from cc_filter import catalogue, keys
+
+    commands = _commands(script)
+    for at in range(len(commands) - 1, -1, -1):
+        argv = commands[at] + extra if at == len(commands) - 1 else commands[at]
+        try:
+            entry = catalogue.lookup(keys.key_of(argv), warn=False)
+            if entry is None or entry.name == NpmTest.name:
+                continue
+            return catalogue.load(entry)(argv)
+        except Exception:
+            continue
+    return None
+
+
+def package_script(name: str) -> str | None:
+    try:
+        with open(os.path.join(os.getcwd(), "package.json"), "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    import json
+
+    try:
+        scripts = json.loads(data).get("scripts") or {}
+    except (ValueError, AttributeError):
+        return None
+    script = scripts.get(name)
+    return script if isinstance(script, str) else None
+
+
+class NpmTest(Filter):
+    name = "npm-test"
+    match_command = r"^npm (test|t|tst|(run|run-script) test[\w:.-]*)(\s|$)"
+    description = "npm test: the test runner behind the script, through that runner's filter"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.script_name = script_name(argv)
+        self.extra = script_args(argv)
+        self.inner = None
+        self.decided = False
+        script = package_script(self.script_name)
+        if script is not None:
+            self.inner = runner_filter(script, self.extra)
+            self.decided = True
+        self.banner = 0  # banner lines seen: `> pkg@1.0.0 test`, `> command`
+
+    def feed(self, line: str):
+        text = strip_ansi(line).rstrip()
+        if self.banner < 2 and text.startswith("> "):
+            self.banner += 1
+            if self.banner == 2 and not self.decided:
+                self.inner = runner_filter(text[2:], [])
+                self.decided = True
+            return
+        if self.banner < 2 and not text.strip():
+            return
+        if text.startswith(("npm ERR! A complete log", "npm error A complete log")) or (
+                text.startswith(("npm ERR!     ", "npm error     ")) and text.endswith(".log")):
+            return
+        self.decided = True
+        if self.inner is not None:
+            yield from self.inner.feed(line)
+        elif text.strip():
+            yield text
+
+    def finish(self, exit_code: int):
+        if self.inner is not None:
+            yield from self.inner.finish(exit_code)

@@ -1,0 +1,101 @@
+"""pyright: every diagnostic with its `file:line:col`, rule and explanation, and the summary.
+
+Keeps: each `path:line:col - error|warning|information: message (rule)` line and the indented
+lines that continue it, the `N errors, N warnings, N informations` summary verbatim, and
+unrecognised lines (configuration errors).
+Drops: the per-file header lines (every diagnostic repeats its file), `--verbose` setup output
+(search paths, auto-excludes, "Could not import … in file …typeshed…", timing), "No
+configuration file found.", blank lines. Paths are shown relative to the project root: the
+part of the absolute path before a relative path argument (`pyright src` → `src/a.py:3:5`),
+else the current directory. Passes everything through for `--outputjson` / `--version` / `--help`.
+Injects nothing. Tested with pyright 1.1.414 (the PyPI wrapper, running Node 20); basedpyright
+prints the same layout.
+"""
+import os
+
+from cc_filter.filter import Filter
+from cc_filter.lines import strip_ansi
+
+_SETUP_PREFIXES = (
+    "No configuration file found", "Loading configuration file", "Loading pyproject.toml",
+    "pyproject.toml file found", "Auto-excluding", "Assuming Python", "Execution environment:",
+    "Found ", "Could not import ", "Completed in", "No include entries specified",
+    "Searching for source files", "Received ", "Using python", "Setting pythonPath",
+    "No source files found", "pyright ", "basedpyright ", "Extra paths", "Python version",
+    "Python platform", "Search paths", "Root directory", "Looking for", "Finding ", "Checking ",
+    "Binding ", "Emitting ", "Long operation", "Heap size", "Heap stats", "Watching ",
+)
+
+_rx = None
+
+
+def _diagnostic():
+    global _rx
+    if _rx is None:
+        import re
+
+        _rx = re.compile(r"^ *(\S.*?):(\d+):(\d+) - (error|warning|information): ")
+    return _rx
+
+
+class Pyright(Filter):
+    name = "pyright"
+    match_command = r"^(pyright|basedpyright)(\s|$)"
+    description = "pyright: diagnostics with file:line:col and rule, setup noise dropped"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = any(a in ("--outputjson", "--version", "--help", "-h") for a in argv)
+        self.in_diagnostic = False
+        # Relative path arguments (`pyright src`) tell where the project root is in the absolute
+        # paths pyright prints: `/home/me/proj/src/a.py` with `src` → root `/home/me/proj/`.
+        self.targets = [a.strip("/").removeprefix("./") for a in argv[1:]
+                        if not a.startswith(("-", "/")) and a not in (".", "./")]
+        self.root = ""
+        if not self.targets:
+            try:
+                self.root = os.getcwd().rstrip("/") + "/"
+            except OSError:
+                pass
+
+    def _find_root(self, path: str) -> None:
+        for target in self.targets:
+            at = path.find("/" + target + "/")
+            if at < 0 and path.endswith("/" + target):
+                at = len(path) - len(target) - 1
+            if at >= 0:
+                self.root = path[:at + 1]
+                return
+
+    def _rel(self, text: str) -> str:
+        if self.root and self.root in text:
+            return text.replace(self.root, "")
+        return text
+
+    def feed(self, line: str):
+        line = strip_ansi(line).rstrip()
+        if self.passthrough:
+            yield line
+            return
+        stripped = line.strip()
+        if not stripped:
+            return
+        match = _diagnostic().match(line)
+        if match:
+            if not self.root and match.group(1).startswith("/"):
+                self._find_root(match.group(1))
+            self.in_diagnostic = True
+            yield self._rel(stripped)
+            return
+        if self.in_diagnostic and line[0] == " ":
+            yield "  " + stripped  # the explanation under a diagnostic
+            return
+        self.in_diagnostic = False
+        if stripped[0].isdigit() and " error" in stripped and " warning" in stripped:
+            yield stripped
+            return
+        if line.startswith(" ") or stripped.startswith(_SETUP_PREFIXES):
+            return
+        if stripped.startswith("/") and " " not in stripped:
+            return  # the header naming the file the next diagnostics belong to
+        yield self._rel(line)

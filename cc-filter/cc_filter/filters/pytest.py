@@ -1,0 +1,428 @@
+"""pytest: every failure and error with its assertion text, locations and the closing summary.
+
+Keeps: each FAILURES / ERRORS section, shown under its short-summary line (`FAILED
+tests/t.py::test_x`; the summary's truncated message is dropped, the section has it whole):
+each project frame as `path:line: failing code` (long, short, native and line tracebacks
+alike), the `E` assertion lines and diffs, captured output (capped); the other short-summary
+lines (SKIPPED / XFAIL / XPASS reasons, FAILED / ERROR lines without a section); warnings
+(capped, after the failures); the `stopping after 1 failures` / `Interrupted: …` lines;
+SKIPPED / XFAIL / XPASS lines of -v output (capped); the closing summary line (`6 failed, 32
+passed, 1 warning in 0.13s`) verbatim without its `=` padding.
+Drops: the session header, progress dots and percentages, PASSED lines, the source context of
+long tracebacks, `_ _ _` separators, frame argument dumps (`self = …`), frames inside
+site-packages / the standard library / `<frozen …>`, pytest's hints (`Use -v to get more
+diff`, `Omitting 1 identical items`) and `where x = <… object at 0x…>` reprs, blank lines.
+Paths under the session's `rootdir` (from the header, or inferred from a warning location
+under -q) are shown relative to it.
+Passes everything through (ANSI stripped) for listings the user asked for: --collect-only,
+--fixtures, --markers, --help, --version, --setup-plan.
+Injects nothing. Tested with pytest 9.2.0 on Python 3.11 (default, -q, -v, -x, -rA,
+--tb=short, --color=yes); the format has been stable since pytest 6.
+"""
+from cc_filter.filter import Filter
+from cc_filter.lines import strip_ansi
+
+_LISTING_FLAGS = frozenset((
+    "--collect-only", "--co", "--fixtures", "--funcargs", "--fixtures-per-test", "--markers",
+    "--help", "-h", "--version", "-V", "--setup-plan", "--trace-config",
+))
+_KEPT_VERBOSE_LIMIT = 20
+_OTHER_LIMIT = 50
+_BLOCK_LIMIT = 80
+_CAPTURED_LIMIT = 20
+_WARNING_LIMIT = 20
+
+_rx = None
+
+
+class _Patterns:
+    def __init__(self):
+        import re
+
+        self.banner = re.compile(r"^([=_!-])\1{2,} (.*?) \1{2,}$|^([=_!-])\3{5,}$")
+        self.progress = re.compile(r"^(?:\S.*? )?[.sxXFEf]+ *(?:\[ *\d+%\])?$")
+        self.verbose = re.compile(
+            r"^(?:\[gw\d+\] (?:\[ *\d+%\] )?)?(\S.*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)"
+            r"(?: \(.*\))?(?: +\[ *\d+%\])?$")
+        self.xdist_verbose = re.compile(
+            r"^\[gw\d+\] \[ *\d+%\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.*)$")
+        self.summary = re.compile(
+            r"^(?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|"
+            r"rerun)(?:, )?)+ in [\d.]+s(?: \([\d:.]+\))?$|^no tests ran in [\d.]+s")
+        self.location = re.compile(r"^(\S[^:]*?):(\d+): ?(.*)$")
+        self.native = re.compile(r'^ +File "([^"]+)", line \d+')
+        self.argdump = re.compile(r"^[A-Za-z_]\w* = ")
+        self.caret = re.compile(r"^ *[\^~]+ *$")
+
+
+def _patterns() -> _Patterns:
+    global _rx
+    if _rx is None:
+        _rx = _Patterns()
+    return _rx
+
+
+def _library_path(path: str) -> bool:
+    return ("/site-packages/" in path or "/dist-packages/" in path or path.startswith("<")
+            or "/lib/python3" in path or "/_pytest/" in path)
+
+
+class _Block:
+    """One FAILURES / ERRORS entry, rendered frame by frame as `path:N: code` lines followed
+    by the frame's `E` lines; held until the short test summary names its test."""
+
+    __slots__ = ("title", "lines", "dropped", "code", "location", "e_lines", "e_indent",
+                 "expect_code", "captured", "emitted")
+
+    def __init__(self, title: str):
+        self.title = title
+        self.lines: list[str] = []
+        self.dropped = 0
+        self.code: str | None = None
+        self.location: str | None = None
+        self.e_lines: list[str] = []
+        self.e_indent: int | None = None
+        self.expect_code = False
+        self.captured: int | None = None  # lines kept of the current "Captured …" section
+        self.emitted = False
+
+    def add(self, line: str) -> None:
+        if len(self.lines) < _BLOCK_LIMIT:
+            self.lines.append(line)
+        else:
+            self.dropped += 1
+
+    def add_e(self, rest: str) -> None:
+        text = rest.strip()
+        if not text or text.startswith(
+                ("Use -v to get", "Use -vv to get", "...Full output truncated")) or (
+                text.startswith("Omitting ") and "identical items" in text) or (
+                text.startswith("+") and " object at 0x" in text):
+            return  # pytest's hints and object reprs, not the assertion
+        indent = len(rest) - len(rest.lstrip(" "))
+        if self.e_indent is None:
+            self.e_indent = indent
+        self.e_lines.append("E " + rest[min(indent, self.e_indent):].rstrip())
+
+    def flush_frame(self) -> None:
+        if self.location is not None:
+            self.add(f"{self.location}: {self.code}" if self.code else self.location)
+        for line in self.e_lines:
+            self.add(line)
+        self.code = self.location = None
+        self.e_lines = []
+        self.e_indent = None
+        self.expect_code = False
+
+
+def _title_keys(nodeid: str) -> tuple[str, ...]:
+    """The section titles pytest gives the test `nodeid` (`file::Class::test` → `Class.test`)."""
+    path, _, rest = nodeid.partition("::")
+    if not rest:
+        return (f"ERROR collecting {path}",)
+    name = rest.replace("::", ".")
+    return (name, f"ERROR at setup of {name}", f"ERROR at teardown of {name}",
+            f"ERROR collecting {path}")
+
+
+class Pytest(Filter):
+    name = "pytest"
+    match_command = r"^(pytest|py\.test)(\s|$)"
+    description = "pytest: failures, assertion diffs, errors and the summary line"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = any(a in _LISTING_FLAGS for a in argv)
+        self.state = "progress"
+        self.rootdir = ""
+        self.other_kept = 0
+        self.other_dropped = 0
+        self.verbose_kept = 0
+        self.verbose_dropped = 0
+        self.pending_fail: list[tuple[str, str]] = []  # (nodeid, line) from -v progress lines
+        self.summarised: set[str] = set()
+        self.block: _Block | None = None
+        self.blocks: dict[str, list[_Block]] = {}
+        self.block_order: list[_Block] = []
+        self.warnings: list[str] = []
+        self.warnings_dropped = 0
+        self.warning_nodeid = ""
+
+    def _rel(self, line: str) -> str:
+        if self.rootdir and self.rootdir in line:
+            return line.replace(self.rootdir, "")
+        return line
+
+    def _close_section(self):
+        self._end_block()
+        return ()
+
+    def _held_back(self):
+        """Sections the summary did not name, then the warnings: just before the summary line."""
+        yield from self._unmatched_blocks()
+        if self.warnings:
+            yield "warnings:"
+            for line in self.warnings:
+                yield self._rel(line)
+            self.warnings = []
+        if self.warnings_dropped:
+            yield f"… ({self.warnings_dropped} more warning lines omitted)"
+            self.warnings_dropped = 0
+
+    # -- protocol ------------------------------------------------------------------------
+    def feed(self, line: str):
+        line = strip_ansi(line)
+        if self.passthrough:
+            yield line
+            return
+        rx = _patterns()
+        stripped = line.strip()
+        banner = rx.banner.match(stripped) if stripped[:3] in ("===", "___", "!!!", "---") else None
+        if banner and banner.group(1) in ("=", "!"):
+            yield from self._close_section()
+            title = banner.group(2)
+            if banner.group(1) == "!":
+                if title:
+                    yield title
+                return
+            if title and rx.summary.match(title):
+                yield from self._held_back()
+                yield title
+                self.state = "done"
+                return
+            self.state = {
+                "test session starts": "header",
+                "FAILURES": "failures",
+                "ERRORS": "failures",
+                "warnings summary": "warnings",
+                "short test summary info": "summary",
+                "PASSES": "drop",
+                "XPASSES": "drop",
+                "XFAILURES": "drop",
+            }.get(title, "other")
+            if self.state == "other" and title:
+                yield title
+            return
+        state = self.state
+        if state == "header":
+            if line.startswith("rootdir: "):
+                self.rootdir = line[len("rootdir: "):].split(",")[0].strip() + "/"
+            elif not stripped:
+                self.state = "progress"
+        elif state in ("progress", "done"):
+            yield from self._progress(line, stripped)
+        elif state == "failures":
+            self._failure_line(line, stripped, banner)
+        elif state == "warnings":
+            yield from self._warning_line(line, stripped)
+        elif state == "summary":
+            yield from self._summary_line(stripped)
+        elif state == "other":
+            yield from self._other(line)
+
+    def finish(self, exit_code: int):
+        yield from self._close_section()
+        yield from self._held_back()
+        for nodeid, line in self.pending_fail:
+            if nodeid not in self.summarised:
+                yield line
+        if self.verbose_dropped:
+            yield f"… ({self.verbose_dropped} more skipped/xfail lines omitted)"
+        if self.other_dropped:
+            yield f"… ({self.other_dropped} more output lines omitted)"
+
+    # -- states --------------------------------------------------------------------------
+    def _other(self, line: str):
+        if not line.strip():
+            return
+        if self.other_kept < _OTHER_LIMIT:
+            self.other_kept += 1
+            yield self._rel(line)
+        else:
+            self.other_dropped += 1
+
+    def _progress(self, line: str, stripped: str):
+        rx = _patterns()
+        if not stripped:
+            return
+        if rx.summary.match(stripped):
+            yield from self._held_back()
+            yield stripped
+            return
+        if stripped.startswith(("collecting ", "collected ")):
+            return
+        xdist = rx.xdist_verbose.match(stripped)
+        verbose = None if xdist else rx.verbose.match(stripped)
+        if xdist or verbose:
+            outcome, nodeid = (xdist.group(1), xdist.group(2)) if xdist else (
+                verbose.group(2), verbose.group(1))
+            if outcome == "PASSED":
+                return
+            if outcome in ("FAILED", "ERROR"):
+                self.pending_fail.append((nodeid, f"{outcome} {self._rel(nodeid)}"))
+                return
+            if self.verbose_kept < _KEPT_VERBOSE_LIMIT:
+                self.verbose_kept += 1
+                yield self._rel(f"{outcome} {nodeid}" + self._reason(stripped))
+            else:
+                self.verbose_dropped += 1
+            return
+        if rx.progress.match(stripped):
+            return
+        yield from self._other(line)
+
+    @staticmethod
+    def _reason(stripped: str) -> str:
+        """The ` (reason…)` pytest prints after SKIPPED / XFAIL / XPASS in -v mode."""
+        for word in (" SKIPPED (", " XFAIL (", " XPASS ("):
+            at = stripped.find(word)
+            if at >= 0:
+                return " " + stripped[at + len(word) - 1:stripped.rfind(")") + 1]
+        return ""
+
+    # -- FAILURES / ERRORS sections (buffered per test) ----------------------------------
+    def _failure_line(self, line: str, stripped: str, banner):
+        rx = _patterns()
+        block = self.block
+        if banner and banner.group(1) == "_" and banner.group(2):
+            self._end_block()
+            self.block = _Block(banner.group(2))
+            return
+        if block is None:
+            if stripped:
+                block = self.block = _Block("")
+            else:
+                return
+        if banner and banner.group(1) == "-" and banner.group(2):
+            block.flush_frame()
+            block.captured = 0
+            block.add(f"{banner.group(2)}:")
+            return
+        if block.captured is not None:
+            if block.captured < _CAPTURED_LIMIT:
+                block.captured += 1
+                block.add("  " + line.rstrip())
+            else:
+                block.dropped += 1
+            return
+        if not stripped or (stripped.startswith("_ _") and set(stripped) <= {"_", " "}):
+            return
+        if line.startswith("E ") or line == "E":
+            block.add_e(self._rel(line[1:]))
+            return
+        if line.startswith(">"):
+            if block.code is None:
+                block.code = stripped[1:].strip()
+            return
+        if rx.caret.match(line):
+            return
+        native = rx.native.match(line)
+        if native:
+            block.flush_frame()
+            path = native.group(1)
+            if not _library_path(path):
+                lineno = line.split(", line ", 1)[1].split(",", 1)[0]
+                block.location = f"{self._rel(path)}:{lineno}"
+            block.expect_code = True
+            return
+        if not line.startswith(" "):
+            location = rx.location.match(line)
+            if location and not line.startswith(("ImportError", "SyntaxError")):
+                path, lineno, rest = location.groups()
+                if rest.startswith("in "):  # --tb=short: the code line follows
+                    block.flush_frame()
+                    if not _library_path(path):
+                        block.location = f"{self._rel(path)}:{lineno}"
+                    block.expect_code = True
+                    return
+                # --tb=long / auto: the frame's `>` line and E lines came before it
+                if _library_path(path):
+                    block.code = None
+                    block.flush_frame()
+                    return
+                block.location = f"{self._rel(path)}:{lineno}"
+                if block.code is None and rest and not block.e_lines:
+                    block.code = rest  # --tb=line: `path:N: message`
+                block.flush_frame()
+                return
+            block.flush_frame()
+            if stripped in ("Traceback:", "Traceback (most recent call last):", "???"):
+                return
+            if stripped.startswith("Hint: make sure your test modules"):
+                return
+            if rx.argdump.match(line):
+                return
+            block.add(self._rel(line.rstrip()))
+            return
+        # An indented line: the code line of a short / native frame, else source context.
+        if block.expect_code:
+            block.code = stripped
+            block.expect_code = False
+            if block.location is None:
+                block.code = None  # a library frame: its code line goes too
+            block.flush_frame()
+
+    def _end_block(self):
+        block = self.block
+        if block is None:
+            return
+        block.flush_frame()
+        self.block = None
+        self.blocks.setdefault(block.title, []).append(block)
+        self.block_order.append(block)
+
+    def _emit_block(self, header: str, block):
+        yield header
+        yield from block.lines
+        if block.dropped:
+            yield f"… ({block.dropped} more lines of this failure omitted)"
+
+    def _warning_line(self, line: str, stripped: str):
+        """Warnings are held back and shown after the failures, before the summary line."""
+        if not stripped or stripped.startswith("-- Docs:"):
+            return
+        if line.startswith("    "):
+            return  # the source line that raised the warning
+        if not line.startswith(" "):
+            self.warning_nodeid = stripped.split("::", 1)[0]
+        elif not self.rootdir and stripped.startswith("/") and self.warning_nodeid:
+            # -q has no header naming rootdir: infer it from `<rootdir>/<nodeid path>:N:`
+            at = stripped.find("/" + self.warning_nodeid + ":")
+            if at >= 0:
+                self.rootdir = stripped[:at + 1]
+        if len(self.warnings) < _WARNING_LIMIT:
+            self.warnings.append(line.rstrip())
+        else:
+            self.warnings_dropped += 1
+        return
+        yield
+
+    def _summary_line(self, stripped: str):
+        if not stripped or stripped.startswith("PASSED "):
+            return
+        if _patterns().summary.match(stripped):  # -q: the closing line has no `=` banner
+            yield from self._held_back()
+            yield stripped
+            self.state = "done"
+            return
+        for outcome in ("FAILED ", "ERROR "):
+            if stripped.startswith(outcome):
+                nodeid = stripped[len(outcome):].split(" - ", 1)[0]
+                self.summarised.add(nodeid)
+                for key in _title_keys(nodeid):
+                    queue = self.blocks.get(key)
+                    if queue:
+                        block = queue.pop(0)
+                        block.emitted = True
+                        yield from self._emit_block(self._rel(outcome + nodeid), block)
+                        return
+        yield self._rel(stripped)
+
+    def _unmatched_blocks(self):
+        """Sections the short summary did not name (`-rN`, or no summary at all)."""
+        self._end_block()
+        for block in self.block_order:
+            if not block.emitted:
+                block.emitted = True
+                yield from self._emit_block(f"--- {block.title}" if block.title else "---", block)
+        self.block_order = []

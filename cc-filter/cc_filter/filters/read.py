@@ -1,0 +1,110 @@
+"""read: `cat`/`head`/`tail` of files — verbatim up to `VERBATIM_LIMIT` lines, else head + tail.
+
+A longer output keeps its first `HEAD` lines (printed as they arrive) and its last `TAIL`
+lines around one marker that names the omitted range and the exact command that prints it:
+`... lines 101–870 omitted (sed -n '101,870p' data/app.log)` — for `tail` or several files,
+`tail -n 500 app.log | sed -n '101,470p'`. A line longer than `LINE_LIMIT` characters is cut
+with `… [N more chars]`. Memory stays bounded (the tail is a rolling window).
+
+Only the plain forms are touched: `cat FILE…`, `head`/`tail` with `-n N`/`-N`/`--lines=N`
+(`-q`/`-v` too). Anything else — other options (`cat -A`, `head -c`), `tail -f`, reading stdin
+— passes through unchanged.
+"""
+from cc_filter.filter import Filter
+
+VERBATIM_LIMIT = 250
+HEAD = 100
+TAIL = 30
+LINE_LIMIT = 2000
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/@%,=:")
+
+
+def _quote(word: str) -> str:
+    if word and all(c in _SAFE for c in word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def parse_read(argv: list[str]):
+    """(files, plain) — plain is False for any form this filter must leave alone."""
+    program = argv[0].rsplit("/", 1)[-1]
+    files: list[str] = []
+    i = 1
+    operands_only = False
+    while i < len(argv):
+        a = argv[i]
+        i += 1
+        if operands_only or not a.startswith("-") or a == "-":
+            if a == "-":
+                return files, False
+            files.append(a)
+            continue
+        if a == "--":
+            operands_only = True
+            continue
+        if program == "cat":
+            return files, False
+        if a in ("-n", "--lines") and i < len(argv):
+            i += 1
+            continue
+        if a.startswith("--lines=") or a in ("-q", "-v", "--quiet", "--silent", "--verbose"):
+            continue
+        if a[1:].isdigit() or (a.startswith("-n") and a[2:].lstrip("+-").isdigit()):
+            continue
+        return files, False
+    return files, bool(files)
+
+
+class Read(Filter):
+    name = "read"
+    match_command = r"^(cat|head|tail)(\s|$)"
+    description = "cat/head/tail: verbatim when short, else head + tail with the sed command for the rest"
+
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.files, self.plain = parse_read(argv)
+        self.count = 0
+        self.pending: list[str] = []  # lines HEAD+1 .. VERBATIM_LIMIT, until the total is known
+        self.tail: list[str] = []
+        self.dropped = False
+
+    def _cut(self, line: str) -> str:
+        if len(line) <= LINE_LIMIT:
+            return line
+        self.dropped = True
+        return f"{line[:LINE_LIMIT]} … [{len(line) - LINE_LIMIT} more chars]"
+
+    def feed(self, line):
+        if not self.plain:
+            return [line]
+        self.count += 1
+        if self.count <= HEAD:
+            return [self._cut(line)]
+        if self.count <= VERBATIM_LIMIT:
+            self.pending.append(line)
+            return []
+        if self.pending:
+            self.tail = self.pending
+            self.pending = []
+        self.tail.append(line)
+        if len(self.tail) > 4 * TAIL + 256:
+            del self.tail[:-TAIL]
+        return []
+
+    def _hint(self, first: int, last: int) -> str:
+        program = self.argv[0].rsplit("/", 1)[-1]
+        sed = f"sed -n '{first},{last}p'"
+        if len(self.files) == 1 and program in ("cat", "head"):
+            return f"{sed} {_quote(self.files[0])}"
+        return " ".join(_quote(a) for a in self.argv) + " | " + sed
+
+    def finish(self, exit_code):
+        if not self.plain:
+            return []
+        if self.count <= VERBATIM_LIMIT:
+            return [self._cut(l) for l in self.pending]
+        self.dropped = True
+        tail = self.tail[-TAIL:]
+        first, last = HEAD + 1, self.count - len(tail)
+        marker = f"... lines {first}–{last} omitted ({self._hint(first, last)})"
+        return [marker] + [self._cut(l) for l in tail]

@@ -1,0 +1,323 @@
+"""The regexes filters are chosen and driven by: cheap matching, bounded cost.
+
+Two jobs:
+- `literal_forms(pattern)` turns the common `match_command` shapes (`^git status(\\s|$)`,
+  `^(cat|head|tail)(\\s|$)`, `^make$`) into plain strings, so the catalogue matches a command
+  key with `str.startswith` and never imports `re` for them (cc-rewrite asks on every agent
+  command). `required_prefixes(pattern)` gives, for any other pattern, the literal texts one of
+  which a key must start with, so `re` is only imported when a key could match at all.
+- `check_regex(pattern)` rejects patterns whose matching time could explode (a quantified
+  group that itself contains an unbounded quantifier, `(a+)+`, `(\\w*)*`), and `bounded()`
+  caps the length of text a filter regex ever sees.
+
+Imports nothing at module level: the literal analysis runs on the `cc-filter run` hot path
+(only when the index is rebuilt), the regex checks only when a filter file is loaded.
+"""
+
+#: Longest text a filter regex is applied to; the rest of a longer line is kept unchanged.
+REGEX_TEXT_LIMIT = 16384
+
+# Characters that stand for themselves in a regex (outside a character class).
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyz" "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                   "0123456789 _-/:=,@%'\"!<>~#&;")
+# `\x` escapes that stand for the character x.
+_ESCAPED = frozenset(".-/ _:=+*?()[]{}|^$\\#&~,@%'\"!<>;")
+_MAX_FORMS = 64
+
+WORD = "word"  # followed by whitespace or the end: (\s|$)
+EXACT = "exact"  # followed by the end: $
+PREFIX = "prefix"  # anything may follow
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _parse_alternatives(pattern: str, i: int, closing: str | None):
+    """Parse literal alternatives up to `closing` (or the end); returns (forms, index after)."""
+    forms = [""]
+    alternatives: list[str] = []
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if closing is not None and c == closing:
+            alternatives.extend(forms)
+            return alternatives, i + 1
+        if c == "|":
+            alternatives.extend(forms)
+            forms = [""]
+            i += 1
+            continue
+        if c == "\\":
+            if i + 1 >= n or pattern[i + 1] not in _ESCAPED:
+                raise _Unsupported
+            piece = [pattern[i + 1]]
+            i += 2
+        elif c == "(":
+            if pattern.startswith("(?:", i):
+                i += 3
+            elif pattern.startswith("(?", i):
+                raise _Unsupported
+            else:
+                i += 1
+            piece, i = _parse_alternatives(pattern, i, ")")
+        elif c in _PLAIN:
+            piece = [c]
+            i += 1
+        else:
+            raise _Unsupported
+        if i < n and pattern[i] in "?*+{":
+            raise _Unsupported
+        forms = [f + p for f in forms for p in piece]
+        if len(forms) > _MAX_FORMS:
+            raise _Unsupported
+    if closing is not None:
+        raise _Unsupported
+    alternatives.extend(forms)
+    return alternatives, i
+
+
+_TERMINATORS = (
+    ("(\\s|$)", WORD), ("(?:\\s|$)", WORD), ("($|\\s)", WORD), ("(?:$|\\s)", WORD),
+    ("(\\s.*)?$", WORD), ("(?:\\s.*)?$", WORD), ("( .*)?$", WORD), ("(?: .*)?$", WORD),
+    ("\\b", None), ("$", EXACT),
+)
+
+
+def literal_forms(pattern: str) -> list[tuple[str, str]] | None:
+    """`[(text, how)]` equivalent to `re.search(pattern, key)` for a key of space-joined words,
+    or None when the pattern is not such a simple shape. `how` is WORD, EXACT or PREFIX."""
+    if not pattern.startswith("^"):
+        return None
+    body = pattern[1:]
+    how = PREFIX
+    for suffix, kind in _TERMINATORS:
+        if body.endswith(suffix) and not body.endswith("\\" + suffix):
+            if kind is None:  # \b: a word boundary is only a literal test after a word char
+                return None
+            body = body[: -len(suffix)]
+            how = kind
+            break
+    try:
+        forms, _ = _parse_alternatives(body, 0, None)
+    except _Unsupported:
+        return None
+    if not forms or any(f == "" for f in forms):
+        return None
+    return [(f, how) for f in forms]
+
+
+def literal_matches(forms: list[tuple[str, str]], key: str) -> bool:
+    for text, how in forms:
+        if key.startswith(text):
+            rest = key[len(text):]
+            if how == PREFIX or not rest:
+                return True
+            if how == WORD and rest[0].isspace():
+                return True
+    return False
+
+
+def required_prefixes(pattern: str) -> list[str] | None:
+    """Literal texts, one of which every key matching `pattern` starts with; None = unknown
+    (the regex must be tried). Used to skip `re` for keys that cannot match.
+    `^(uv run )?pytest` → ['uv run pytest', 'pytest'];
+    `^(python[0-9.]* -m )?x` → ['python', 'x']."""
+    try:
+        prefixes = []
+        for start, end in _split_bars(pattern, 0, len(pattern)):  # `^a$|^b c`: each branch
+            if not pattern.startswith("^", start):
+                return None
+            prefixes += _prefixes(pattern, start + 1, end)
+    except _Unsupported:
+        return None
+    if not prefixes or any(p == "" for p in prefixes):
+        return None
+    return sorted(set(prefixes), key=lambda p: (-len(p), p))
+
+
+def _group_end(pattern: str, i: int, end: int) -> int:
+    """Index of the `)` closing the group opened at pattern[i]."""
+    depth, j = 0, i
+    while j < end:
+        c = pattern[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[":
+            j = _class_end(pattern, j, end)
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    raise _Unsupported
+
+
+def _class_end(pattern: str, i: int, end: int) -> int:
+    j = i + 1
+    if j < end and pattern[j] == "^":
+        j += 1
+    if j < end and pattern[j] == "]":
+        j += 1
+    while j < end:
+        if pattern[j] == "\\":
+            j += 2
+            continue
+        if pattern[j] == "]":
+            return j + 1
+        j += 1
+    raise _Unsupported
+
+
+def _split_bars(pattern: str, i: int, end: int) -> list[tuple[int, int]]:
+    spans, start, j = [], i, i
+    while j < end:
+        c = pattern[j]
+        if c == "\\":
+            j += 2
+        elif c == "[":
+            j = _class_end(pattern, j, end)
+        elif c == "(":
+            j = _group_end(pattern, j, end) + 1
+        elif c == "|":
+            spans.append((start, j))
+            start = j = j + 1
+        else:
+            j += 1
+    spans.append((start, end))
+    return spans
+
+
+def _prefixes(pattern: str, i: int, end: int) -> list[str]:
+    """Literal prefixes of every match of pattern[i:end] ("" = no information)."""
+    if i >= end:
+        return [""]
+    c = pattern[i]
+    full = True  # the atom is exactly one of `alts` (so the rest may be appended)
+    if c == "\\":
+        if i + 1 >= end or pattern[i + 1] not in _ESCAPED:
+            return [""]
+        alts, j = [pattern[i + 1]], i + 2
+    elif c == "(":
+        close = _group_end(pattern, i, end)
+        start = i + 1
+        if pattern.startswith("?:", start):
+            start += 2
+        elif pattern.startswith("?", start):
+            return [""]
+        alts = []
+        for a, b in _split_bars(pattern, start, close):
+            literal = _literal_text(pattern, a, b)
+            if literal is not None:
+                alts.append(literal)
+            else:
+                full = False
+                alts.extend(_prefixes(pattern, a, b))
+        j = close + 1
+    elif c in _PLAIN:
+        alts, j = [c], i + 1
+    else:
+        return [""]
+    quantifier = pattern[j] if j < end else ""
+    if quantifier in ("?", "*") or pattern.startswith("{0", j):
+        after = j + 1 if quantifier in ("?", "*") else pattern.index("}", j) + 1
+        if after < end and pattern[after] == "?":
+            after += 1
+        rest = _prefixes(pattern, after, end)
+        taken = ([a + r for a in alts for r in rest] if full and quantifier == "?" else alts)
+        return _capped(taken + rest)
+    if quantifier in ("+", "{") or not full:
+        return alts
+    rest = _prefixes(pattern, j, end)
+    return _capped([a + r for a in alts for r in rest])
+
+
+def _literal_text(pattern: str, i: int, end: int) -> str | None:
+    out = []
+    j = i
+    while j < end:
+        c = pattern[j]
+        if c == "\\" and j + 1 < end and pattern[j + 1] in _ESCAPED:
+            piece, j = pattern[j + 1], j + 2
+        elif c in _PLAIN:
+            piece, j = c, j + 1
+        else:
+            return None
+        if j < end and pattern[j] in "?*+{":
+            return None
+        out.append(piece)
+    return "".join(out)
+
+
+def _capped(prefixes: list[str]) -> list[str]:
+    if len(prefixes) > _MAX_FORMS:
+        raise _Unsupported
+    return prefixes
+
+
+def specificity(pattern: str) -> int:
+    """Length of the shortest literal text every match starts with (longer = more specific)."""
+    prefixes = required_prefixes(pattern)
+    return min(len(p) for p in prefixes) if prefixes else 0
+
+
+class UnsafeRegex(ValueError):
+    pass
+
+
+def check_regex(pattern: str) -> None:
+    """Raise UnsafeRegex (or re.error) for a pattern that does not compile or that nests an
+    unbounded quantifier inside another quantifier (exponential backtracking)."""
+    import re
+
+    try:
+        import re._parser as sre_parse  # 3.11+
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore
+    re.compile(pattern)
+    tree = sre_parse.parse(pattern)
+    _walk(tree, False, pattern, sre_parse)
+
+
+def _walk(items, inside_repeat: bool, pattern: str, sre) -> None:
+    for op, av in items:
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            lo, hi, sub = av
+            possessive = name == "POSSESSIVE_REPEAT"
+            unbounded = hi == sre.MAXREPEAT or hi > 100
+            if unbounded and inside_repeat and not possessive:
+                raise UnsafeRegex(
+                    f"nested unbounded quantifiers in {pattern!r} (could take exponential time)")
+            _walk(sub, inside_repeat or (hi > 1 and not possessive), pattern, sre)
+        elif name == "SUBPATTERN":
+            _walk(av[-1], inside_repeat, pattern, sre)
+        elif name == "ATOMIC_GROUP":
+            _walk(av, False, pattern, sre)
+        elif name == "BRANCH":
+            for branch in av[1]:
+                _walk(branch, inside_repeat, pattern, sre)
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            _walk(av[1], inside_repeat, pattern, sre)
+        elif name == "GROUPREF_EXISTS":
+            _walk(av[1], inside_repeat, pattern, sre)
+            if av[2] is not None:
+                _walk(av[2], inside_repeat, pattern, sre)
+
+
+def bounded(text: str) -> str:
+    """The part of `text` a regex may see."""
+    return text if len(text) <= REGEX_TEXT_LIMIT else text[:REGEX_TEXT_LIMIT]
+
+
+def is_catch_all(pattern: str) -> bool:
+    """A pattern that matches (nearly) every line: risky in strip rules and match_output."""
+    core = pattern.strip()
+    for anchor in ("^", "$"):
+        core = core.replace(anchor, "")
+    return core in ("", ".*", ".+", ".", "(.*)", "(.+)", "[\\s\\S]*", "[\\s\\S]+", "\\S*",
+                    "\\s*", ".*?")

@@ -1,0 +1,148 @@
+"""The tee directory: raw output kept on disk when the agent was shown less (DESIGN §6.2 rule 7).
+
+A tee file is written when output was dropped (a cap or an omission marker) or when a command
+failed with more than `[tee] min_size` bytes of output (mode "failures", the default); mode
+"always" keeps every filtered run's raw output, "never" (or `enabled = false`) none. Files are
+0600 in a 0700 directory, named `<unix time>_<command words>.log`, each at most
+`max_file_size` bytes (the middle of a larger output is cut, head and tail kept), and only the
+newest `max_files` are kept. The agent gets one last line: `[full output: ~/…/tee/<file>]`.
+
+Writing a tee file must never break a command: every error is swallowed (no hint then).
+"""
+import os
+import time
+
+from cc_track import home
+
+MODES = ("failures", "always", "never")
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
+
+
+class TeePolicy:
+    """The `[tee]` settings, validated once."""
+
+    __slots__ = ("enabled", "mode", "min_size", "max_files", "max_file_size", "directory")
+
+    def __init__(self, enabled=True, mode="failures", min_size=500, max_files=20,
+                 max_file_size=1_048_576, directory=None):
+        self.enabled = bool(enabled)
+        self.mode = mode if mode in MODES else "failures"
+        self.min_size = _int(min_size, 500)
+        self.max_files = max(1, _int(max_files, 20))
+        self.max_file_size = max(1024, _int(max_file_size, 1_048_576))
+        self.directory = directory
+
+    @classmethod
+    def from_config(cls, section: dict | None = None) -> "TeePolicy":
+        if section is None:
+            from cc_track import config
+
+            section = config.section("tee")
+        return cls(**{k: section[k] for k in ("enabled", "mode", "min_size", "max_files",
+                                              "max_file_size") if k in section})
+
+    def wants(self, *, dropped: bool, failed: bool, raw_size: int, changed: bool) -> bool:
+        """Should this run's raw output be kept?"""
+        if not self.enabled or self.mode == "never" or raw_size == 0:
+            return False
+        if self.mode == "always":
+            return changed
+        return dropped or (failed and raw_size > self.min_size)
+
+    def dir(self) -> str:
+        return self.directory or home.tee_dir()
+
+
+def _int(value, default: int) -> int:
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return value if ok else default
+
+
+def file_name(argv: list[str], now: float | None = None) -> str:
+    words = []
+    for word in argv[:3]:
+        word = os.path.basename(word) if not words else word
+        clean = "".join(c if c in _SAFE else "_" for c in word).strip("_.")
+        if clean:
+            words.append(clean[:24])
+    stem = "_".join(words) or "output"
+    return f"{int(now if now is not None else time.time())}_{stem}"
+
+
+def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
+    """Write `raw` (a SpillBuffer) to a new tee file; returns its path, or None on any error."""
+    try:
+        directory = _private_dir(policy.dir())
+        stem = file_name(argv)
+        path = os.path.join(directory, stem + ".log")
+        n = 1
+        while True:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                break
+            except FileExistsError:
+                n += 1
+                path = os.path.join(directory, f"{stem}~{n}.log")
+        try:
+            _write_bounded(fd, raw, policy.max_file_size)
+        finally:
+            os.close(fd)
+        rotate(directory, policy.max_files)
+        return path
+    except Exception:
+        return None
+
+
+def _private_dir(directory: str) -> str:
+    """Create the tee directory 0700, or tighten our own existing one to 0700 — but never a
+    shared sticky directory such as /tmp that CTXCRL_TEE_DIR might name."""
+    home.ensure_private_dir(directory)
+    try:
+        st = os.stat(directory)
+        if st.st_uid == os.getuid() and not st.st_mode & 0o1000 and st.st_mode & 0o077:
+            os.chmod(directory, 0o700)
+    except OSError:
+        pass
+    return directory
+
+
+def _write_bounded(fd: int, raw, limit: int) -> None:
+    size = len(raw)
+    if size <= limit:
+        for chunk in raw.chunks():
+            _write_all(fd, chunk)
+        return
+    marker = f"\n[ctxcrl: {size - limit} bytes cut from the middle of this output]\n".encode()
+    half = max(0, (limit - len(marker)) // 2)
+    _write_all(fd, raw.read_range(0, half))
+    _write_all(fd, marker)
+    _write_all(fd, raw.read_range(size - half, half))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def rotate(directory: str, max_files: int) -> None:
+    """Keep the newest `max_files` tee files (by mtime, then name)."""
+    entries = []
+    with os.scandir(directory) as it:
+        for entry in it:
+            if entry.name.endswith(".log") and entry.is_file(follow_symlinks=False):
+                try:
+                    entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+                except OSError:
+                    pass
+    entries.sort(reverse=True)
+    for _, name in entries[max_files:]:
+        try:
+            os.unlink(os.path.join(directory, name))
+        except OSError:
+            pass
+
+
+def hint(path: str) -> str:
+    return f"[full output: {home.short_path(path)}]"

@@ -1,0 +1,394 @@
+"""Declarative filters: the TOML DSL of DESIGN §6.3.
+
+`parse_filter_file(path, data)` validates one filter file (unknown keys are an error naming the
+file and the key; regexes are compiled and checked for exponential backtracking) and returns a
+plain, marshal-able *spec* dict — the catalogue caches specs, so `tomllib` only runs when a file
+changed. `make_class(spec)` turns a spec into a `Filter` subclass.
+
+The stages run in this order on every line, as the child produces it:
+strip_ansi → replace (rules chained, `\\1` backreferences) → match_output (remembered) →
+strip_lines_matching | keep_lines_matching → truncate_lines_at → head_lines/tail_lines (one
+`... (N lines omitted)` marker) → max_lines (`... (N lines truncated)`) → on_empty.
+
+Decisions where DESIGN is silent (see the README):
+- match_output patterns and their `unless` are searched line by line (a pattern cannot span
+  lines, so the whole output never has to sit in memory); a pattern containing a newline is
+  rejected. The first rule (in file order) whose pattern matched some line and whose `unless`
+  matched no line replaces the whole output with its message.
+- on_empty is used only when the command succeeded (exit code 0): a failed command with no
+  output left gets the runner's failure tail instead of a misleading "ok".
+- Regexes see at most `patterns.REGEX_TEXT_LIMIT` characters of a line; `replace` leaves the
+  rest of a longer line unchanged.
+"""
+from itertools import filterfalse, repeat
+
+from cc_filter import patterns
+from cc_filter.filter import Filter
+from cc_filter.lines import ansi_pattern, has_line_longer_than, omitted, strip_ansi, truncated
+
+SCHEMA_VERSION = 1
+_TOP_KEYS = ("schema_version", "filter", "test")
+_FILTER_KEYS = {
+    "name": str, "description": str, "match_command": str, "strip_ansi": bool,
+    "replace": list, "match_output": list, "strip_lines_matching": list,
+    "keep_lines_matching": list, "truncate_lines_at": int, "head_lines": int,
+    "tail_lines": int, "max_lines": int, "on_empty": str,
+}
+_REPLACE_KEYS = {"pattern": str, "replacement": str}
+_MATCH_OUTPUT_KEYS = {"pattern": str, "message": str, "unless": str}
+_TEST_KEYS = {"name": str, "exit_code": int, "input": str, "expected": str}
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+class FilterFileError(ValueError):
+    """A filter file that cannot be used; the message names the file and the key."""
+
+
+def _type_name(t) -> str:
+    return {str: "a string", bool: "true or false", int: "an integer", list: "an array",
+            dict: "a table"}[t]
+
+
+def _check_table(path: str, where: str, table, allowed: dict, required=()) -> None:
+    if not isinstance(table, dict):
+        raise FilterFileError(f"{path}: {where} must be a table")
+    for key, value in table.items():
+        if key not in allowed:
+            raise FilterFileError(f"{path}: unknown key {where + '.' if where else ''}{key!s}"
+                                  f" (allowed: {', '.join(allowed)})")
+        expected = allowed[key]
+        ok = isinstance(value, expected) and not (expected is int and isinstance(value, bool))
+        if not ok:
+            raise FilterFileError(f"{path}: {where}.{key} must be {_type_name(expected)}")
+    for key in required:
+        if key not in table:
+            raise FilterFileError(f"{path}: {where}.{key} is required")
+
+
+def _regex(path: str, where: str, pattern: str) -> str:
+    try:
+        patterns.check_regex(pattern)
+    except Exception as exc:
+        raise FilterFileError(f"{path}: {where}: bad regex {pattern!r}: {exc}") from None
+    return pattern
+
+
+def parse_filter_file(path: str, data: dict, expected_name: str | None = None) -> dict:
+    """Validate a parsed TOML filter file; returns its spec (plain dicts, lists, strings)."""
+    if not isinstance(data, dict):
+        raise FilterFileError(f"{path}: not a TOML table")
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise FilterFileError(f"{path}: unknown key {key} (allowed: {', '.join(_TOP_KEYS)})")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise FilterFileError(f"{path}: schema_version must be {SCHEMA_VERSION} (got {version!r})")
+    table = data.get("filter")
+    if table is None:
+        raise FilterFileError(f"{path}: missing [filter] table")
+    _check_table(path, "filter", table, _FILTER_KEYS, required=("name", "match_command"))
+    name = table["name"]
+    if not name or set(name) - _NAME_CHARS or name[0] == "-":
+        raise FilterFileError(f"{path}: filter.name {name!r} must be lowercase letters, "
+                              "digits and -")
+    if expected_name is not None and name != expected_name:
+        raise FilterFileError(f"{path}: filter.name {name!r} must match the file name "
+                              f"({expected_name!r})")
+    match = table["match_command"]
+    if not match.startswith("^"):
+        raise FilterFileError(f"{path}: filter.match_command must be anchored with ^ "
+                              f"(got {match!r})")
+    _regex(path, "filter.match_command", match)
+    if "strip_lines_matching" in table and "keep_lines_matching" in table:
+        raise FilterFileError(f"{path}: filter.strip_lines_matching and filter.keep_lines_matching "
+                              "cannot both be set")
+    spec = {
+        "name": name, "description": table.get("description", ""), "match_command": match,
+        "strip_ansi": table.get("strip_ansi", False), "replace": [], "match_output": [],
+        "strip": None, "keep": None, "truncate": None, "head": None, "tail": None, "max": None,
+        "on_empty": table.get("on_empty"), "tests": [],
+    }
+    for i, rule in enumerate(table.get("replace", [])):
+        where = f"filter.replace[{i}]"
+        _check_table(path, where, rule, _REPLACE_KEYS, required=("pattern", "replacement"))
+        _regex(path, where + ".pattern", rule["pattern"])
+        try:
+            import re
+
+            re.compile(rule["pattern"]).sub(rule["replacement"], "")
+        except Exception as exc:
+            raise FilterFileError(f"{path}: {where}.replacement: {exc}") from None
+        spec["replace"].append((rule["pattern"], rule["replacement"]))
+    for i, rule in enumerate(table.get("match_output", [])):
+        where = f"filter.match_output[{i}]"
+        _check_table(path, where, rule, _MATCH_OUTPUT_KEYS, required=("pattern", "message"))
+        for key in ("pattern", "unless"):
+            if key in rule:
+                if "\n" in rule[key] or "\\n" in rule[key]:
+                    raise FilterFileError(f"{path}: {where}.{key}: patterns are matched line by "
+                                          "line and cannot contain a newline")
+                _regex(path, f"{where}.{key}", rule[key])
+        spec["match_output"].append((rule["pattern"], rule["message"], rule.get("unless")))
+    for key, slot in (("strip_lines_matching", "strip"), ("keep_lines_matching", "keep")):
+        if key in table:
+            items = table[key]
+            for i, pattern in enumerate(items):
+                if not isinstance(pattern, str):
+                    raise FilterFileError(f"{path}: filter.{key}[{i}] must be a string")
+                _regex(path, f"filter.{key}[{i}]", pattern)
+            spec[slot] = list(items)
+    for key, slot in (("truncate_lines_at", "truncate"), ("head_lines", "head"),
+                      ("tail_lines", "tail"), ("max_lines", "max")):
+        if key in table:
+            value = table[key]
+            if value < (1 if key != "truncate_lines_at" else 8):
+                raise FilterFileError(f"{path}: filter.{key} must be at least "
+                                      f"{1 if key != 'truncate_lines_at' else 8}")
+            spec[slot] = value
+    tests = data.get("test", [])
+    if not isinstance(tests, list):
+        raise FilterFileError(f"{path}: test must be an array of tables ([[test]])")
+    for i, case in enumerate(tests):
+        where = f"test[{i}]"
+        _check_table(path, where, case, _TEST_KEYS, required=("name", "input", "expected"))
+        spec["tests"].append((case["name"], case.get("exit_code", 0), case["input"],
+                              case["expected"]))
+    return spec
+
+
+def load_file(path: str, expected_name: str | None = None) -> dict:
+    """Read, parse and validate one TOML filter file."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise FilterFileError(f"{path}: invalid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FilterFileError(f"{path}: cannot read: {exc}") from None
+    return parse_filter_file(path, data, expected_name)
+
+
+def make_class(spec: dict, source: str = "") -> type:
+    """A Filter subclass running `spec`."""
+    return type(
+        "TomlFilter_" + spec["name"].replace("-", "_"), (TomlFilter,),
+        {"name": spec["name"], "match_command": spec["match_command"],
+         "description": spec["description"], "on_empty": spec["on_empty"], "spec": spec,
+         "source": source, "_compiled": None},
+    )
+
+
+class _Compiled:
+    __slots__ = ("replace", "match_output", "line_test", "keep")
+
+    def __init__(self, spec: dict):
+        rules = spec["strip"] if spec["strip"] is not None else spec["keep"]
+        self.keep = spec["keep"] is not None
+        self.line_test = None
+        self.replace = self.match_output = ()
+        if not (rules or spec["replace"] or spec["match_output"]):
+            return  # no regex at all: do not even import re
+        import re
+
+        self.replace = [(re.compile(p), r) for p, r in spec["replace"]]
+        self.match_output = [(re.compile(p), m, re.compile(u) if u else None)
+                             for p, m, u in spec["match_output"]]
+        if rules:
+            combined = "|".join(f"(?:{p})" for p in rules)
+            try:
+                if any(re.search(r"\\[1-9]|\(\?P=", p) for p in rules):
+                    raise re.error("backreference")  # group numbers shift when combined
+                self.line_test = re.compile(combined).search
+            except re.error:
+                searches = [re.compile(p).search for p in rules]
+                self.line_test = lambda line: any(s(line) for s in searches)
+
+
+class TomlFilter(Filter):
+    """Runs a spec's stages; see the module docstring for the order."""
+
+    spec: dict = {}
+    source = ""
+    _compiled = None
+
+    def __init__(self, argv: list[str] | None = None):
+        super().__init__(list(argv or []))
+        cls = type(self)
+        if cls._compiled is None:
+            cls._compiled = _Compiled(self.spec)
+        self.c = cls._compiled
+        spec = self.spec
+        self.head = spec["head"]
+        self.tail = spec["tail"]
+        self.max = spec["max"]
+        self.truncate = spec["truncate"]
+        self.hold = bool(spec["match_output"])
+        self.matched = [False] * len(self.c.match_output)
+        self.unless_hit = [False] * len(self.c.match_output)
+        self.seen = 0  # lines that reached the head/tail stage
+        self.emitted = 0  # lines out of the head/tail stage (max_lines counts these)
+        self.cut = 0  # lines max_lines dropped
+        self.tail_buf: list[str] = []
+        self.held = None
+        self.nonblank = False  # a non-blank line came out (on_empty is not needed)
+        self.dropped = False
+
+    def feed(self, line: str):
+        return self.feed_lines([line])
+
+    def feed_text(self, text: str) -> list[str]:
+        """Lines joined by newlines (the runner's fast path: one regex pass per stage)."""
+        if self.spec["strip_ansi"]:
+            if "\r" in text:
+                text = strip_ansi(text)
+            elif "\x1b" in text:
+                text = ansi_pattern().sub("", text)  # the pattern never matches a newline
+        return self._stages(text.split("\n"),
+                            not has_line_longer_than(text, patterns.REGEX_TEXT_LIMIT))
+
+    def feed_lines(self, lines: list[str]) -> list[str]:
+        if self.spec["strip_ansi"]:
+            sub = ansi_pattern().sub
+            lines = [(strip_ansi(x) if "\r" in x else sub("", x)) if "\x1b" in x or "\r" in x
+                     else x for x in lines]
+        return self._stages(lines, not lines or max(map(len, lines)) <= patterns.REGEX_TEXT_LIMIT)
+
+    def _stages(self, lines: list[str], short: bool) -> list[str]:
+        """The stages after strip_ansi. `short`: no line is longer than REGEX_TEXT_LIMIT, so
+        regexes run through map/filter (the loop stays in C); otherwise a slower path shows
+        them only a bounded prefix of each line."""
+        if not lines:
+            return []
+        c = self.c
+        limit = patterns.REGEX_TEXT_LIMIT
+        for rx, repl in c.replace:
+            if short:
+                lines = list(map(rx.sub, repeat(repl), lines))
+            else:
+                sub = rx.sub
+                lines = [sub(repl, x) if len(x) <= limit else sub(repl, x[:limit]) + x[limit:]
+                         for x in lines]
+        if c.match_output:
+            self._match_output(lines, short, limit)
+        test = c.line_test
+        if test is not None:
+            if not short:
+                probe = test
+                test = lambda x: probe(x if len(x) <= limit else x[:limit])  # noqa: E731
+            lines = list(filter(test, lines) if c.keep else filterfalse(test, lines))
+        n = self.truncate
+        if n is not None and lines and max(map(len, lines)) > n:
+            self.dropped = True
+            lines = [x if len(x) <= n else x[:n] + "…" for x in lines]
+        out = self._head_tail(lines)
+        if self.max is not None:
+            out = self._max(out)
+        if out:
+            if not self.nonblank and any(x.strip() for x in out):
+                self.nonblank = True
+            if self.hold:
+                self._hold(out)
+                return []
+        return out
+
+    def _match_output(self, lines: list[str], short: bool, limit: int) -> None:
+        if not short:
+            lines = [x if len(x) <= limit else x[:limit] for x in lines]
+        for i, (rx, _message, unless) in enumerate(self.c.match_output):
+            if not self.matched[i] and any(map(rx.search, lines)):
+                self.matched[i] = True
+            if unless is not None and not self.unless_hit[i] and any(map(unless.search, lines)):
+                self.unless_hit[i] = True
+
+    def _head_tail(self, lines: list[str]) -> list[str]:
+        head, tail = self.head, self.tail
+        if head is None and tail is None:
+            self.seen += len(lines)
+            return lines
+        out: list[str] = []
+        start = 0
+        if head is not None and self.seen < head:
+            start = min(len(lines), head - self.seen)
+            out = lines[:start]
+        self.seen += len(lines)
+        if tail is not None:
+            rest = lines[start:]
+            if rest:
+                self.tail_buf.extend(rest[-tail:])
+                if len(self.tail_buf) > 2 * tail:
+                    del self.tail_buf[:-tail]
+        return out
+
+    def _head_tail_finish(self) -> list[str]:
+        head, tail = self.head, self.tail
+        if head is None and tail is None:
+            return []
+        rest = self.seen - min(self.seen, head or 0)  # lines after the head part
+        kept = self.tail_buf[len(self.tail_buf) - min(rest, tail):] if tail and rest else []
+        missing = rest - len(kept)
+        if missing <= 0:
+            return kept
+        self.dropped = True
+        return [omitted(missing)] + kept if tail else kept + [omitted(missing)]
+
+    def _max(self, lines: list[str]) -> list[str]:
+        room = self.max - self.emitted
+        if room >= len(lines):
+            self.emitted += len(lines)
+            return lines
+        keep = max(0, room)
+        self.emitted += keep
+        self.cut += len(lines) - keep
+        return lines[:keep]
+
+    def _hold(self, lines: list[str]) -> None:
+        if self.held is None:
+            from cc_filter.spill import SpillBuffer
+
+            self.held = SpillBuffer()
+        self.held.write(("\n".join(lines) + "\n").encode("utf-8", "surrogatepass"))
+
+    def _released(self):
+        if self.held is None:
+            return
+        rest = b""
+        for chunk in self.held.chunks():
+            data = rest + chunk
+            nl = data.rfind(b"\n")
+            if nl < 0:
+                rest = data
+                continue
+            yield from data[:nl].decode("utf-8", "surrogatepass").split("\n")
+            rest = data[nl + 1:]
+        self.held.close()
+
+    def finish(self, exit_code: int):
+        tail = self._head_tail_finish()
+        if self.max is not None:
+            tail = self._max(tail)
+        if self.cut:
+            self.dropped = True
+            tail.append(truncated(self.cut))
+        if not self.nonblank and any(x.strip() for x in tail):
+            self.nonblank = True
+        for i, (_rx, message, _unless) in enumerate(self.c.match_output):
+            if self.matched[i] and not self.unless_hit[i]:
+                if self.held is not None:
+                    self.held.close()
+                    self.held = None
+                return message.rstrip("\n").split("\n")
+        if not self.nonblank and exit_code == 0 and self.spec["on_empty"]:
+            if self.held is not None:
+                self.held.close()
+                self.held = None
+            return [self.spec["on_empty"]]
+        if self.held is not None:
+            return _chain(self._released(), tail)
+        return tail
+
+
+def _chain(first, second):
+    yield from first
+    yield from second

@@ -1,0 +1,57 @@
+"""The mypy filter (lines from real mypy 2.4 runs)."""
+from cc_filter.filters.mypy import Mypy
+
+
+def run(argv, text, exit_code=1):
+    return list(Mypy(argv).run(text.splitlines(), exit_code))
+
+
+def test_plain_errors_pass_unchanged():
+    text = ('inventory/report.py:9: error: Unsupported operand types for + ("str" and "int")  [operator]\n'
+            "Found 1 error in 1 file (checked 3 source files)\n")
+    assert run(["mypy", "inventory"], text) == text.splitlines()
+
+
+def test_pretty_output_is_joined_back_to_one_line_per_message():
+    text = """\
+inventory/pricing.py:5: error: Incompatible return value type (got "float",
+expected "int")  [return-value]
+        return item.price
+               ^~~~~~~~~~
+inventory/pricing.py:9: error: Unsupported operand types for + ("str" and
+"int")  [operator]
+        return "SKU " + item.qty
+                        ^~~~~~~~
+Found 2 errors in 1 file (checked 1 source file)
+"""
+    assert run(["mypy", "--pretty", "inventory"], text) == [
+        'inventory/pricing.py:5: error: Incompatible return value type (got "float", expected "int")  [return-value]',
+        'inventory/pricing.py:9: error: Unsupported operand types for + ("str" and "int")  [operator]',
+        "Found 2 errors in 1 file (checked 1 source file)",
+    ]
+
+
+def test_repeated_messages_in_a_file_are_folded_with_every_line_number():
+    text = "".join(f"legacy.py:{n}: error: Function is missing a type annotation  [no-untyped-def]\n"
+                   for n in (1, 5, 9)) + "".join(
+        f'legacy.py:{n}: error: Call to untyped function "{f}" in typed context  [no-untyped-call]\n'
+        for n, f in ((20, "load"), (21, "parse"), (21, "count")))
+    assert run(["mypy", "--strict", "legacy.py"], text) == [
+        "legacy.py: error: Function is missing a type annotation  [no-untyped-def] ×3 at lines 1, 5, 9",
+        'legacy.py: error: Call to untyped function "…" in typed context  [no-untyped-call] ×3 at '
+        '20 "load", 21 "parse", 21 "count"',
+    ]
+
+
+def test_notes_stay_with_their_error_and_block_folding():
+    text = ("a.py:3: error: No overload variant matches  [call-overload]\n"
+            "a.py:3: note: Possible overload variants:\n"
+            "a.py:7: error: No overload variant matches  [call-overload]\n"
+            "a.py:9: error: No overload variant matches  [call-overload]\n")
+    out = run(["mypy", "a.py"], text)
+    assert out[:2] == ["a.py:3: error: No overload variant matches  [call-overload]",
+                       "a.py:3: note: Possible overload variants:"]
+
+
+def test_json_output_passes_through():
+    assert run(["mypy", "-O", "json", "."], '{"file": "a.py"}\n') == ['{"file": "a.py"}']

@@ -1,0 +1,52 @@
+"""The fixture harness (DESIGN §6.5): every tests/fixtures/<filter>/<case>.toml + <case>.out.
+
+Each case's raw output goes through its filter under the runner's own safety rules (the code
+path `cc-filter run` uses, cc_filter/guard.py) and must satisfy what the case states plus the
+invariants (routing, never empty, never worse, failure visible, tee hint, chunking-independent
+output, savings ≥ 60 % on 20+ raw lines) — see cc_filter/cases.py. The full filtered output is
+kept as a pytest-snapshot snapshot in tests/snapshots/<filter>/<case>.txt; refresh with
+`pytest tests/cc_filter/test_fixtures.py --snapshot-update -k <filter>`.
+"""
+import os
+
+import pytest
+
+from cc_filter import cases, catalogue
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(REPO, "tests", "fixtures")
+SNAPSHOTS = os.path.join(REPO, "tests", "snapshots")
+CASES = cases.discover(FIXTURES)
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(REPO)  # routing is checked from the repo (no project filter tier there)
+    catalogue.reset()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_fixture_case(case, snapshot, tmp_path):
+    result = cases.run_fixture_case(case, tee_dir=str(tmp_path / "tee"))
+    assert not result.failures, "\n".join(result.failures)
+    snapshot.snapshot_dir = os.path.join(SNAPSHOTS, case.filter_name)
+    snapshot.assert_match(result.output, f"{case.name}.txt")
+
+
+def test_every_fixture_folder_names_a_filter():
+    names = {e.name for e in catalogue.all_entries(REPO)}
+    orphans = sorted({c.filter_name for c in CASES} - names)
+    assert not orphans, f"fixture folders without a filter: {orphans}"
+
+
+def test_every_snapshot_belongs_to_a_case():
+    """A renamed or deleted case must not leave its snapshot behind."""
+    known = {(c.filter_name, f"{c.name}.txt") for c in CASES}
+    stale = []
+    if os.path.isdir(SNAPSHOTS):
+        for folder in sorted(os.listdir(SNAPSHOTS)):
+            path = os.path.join(SNAPSHOTS, folder)
+            if os.path.isdir(path):
+                stale += [f"{folder}/{name}" for name in sorted(os.listdir(path))
+                          if name.endswith(".txt") and (folder, name) not in known]
+    assert not stale, f"snapshots without a fixture case: {stale}"
