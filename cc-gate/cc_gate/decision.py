@@ -1,0 +1,361 @@
+"""The gate's verdict on one command line: allow, ask or deny (DESIGN §5, steps 1-5).
+
+Evaluated on the ORIGINAL command, each segment alone (segments inside `$(…)`, backticks,
+`( )`, `{ }` and control structures included). Deny and ask rules are tested against every
+spelling of a segment (as written, its peeled core, its key, its unquoted words, and what runs
+under launchers such as `sudo`, `xargs`, `bash -c '…'`, `eval …`, `find -exec`), so no wrapper
+or spelling escapes a deny; allow rules only against the segment as written (trailing
+redirects cut off). An `allow` needs an allow rule for every segment.
+
+Never auto-allowed (step 2): command/process substitution, arithmetic expansion, a redirect
+that writes a file (`/dev/null`, `/dev/stdout`, `/dev/stderr` are not files), a command name
+taken from a variable or a glob, a command that cannot be parsed.
+
+Runs on every agent command: imports only the cheap cc_lex and cc_peel, lazily.
+"""
+from .rules import ALLOW, ASK, DENY
+
+#: Programs that run another command given as their later words (`sudo -u x git push`).
+LAUNCHERS = frozenset({
+    "sudo", "doas", "xargs", "watch", "nice", "nohup", "time", "timeout", "env", "command",
+    "exec", "builtin", "stdbuf", "ionice", "setsid", "taskset", "chrt", "flock", "unbuffer",
+    "caffeinate", "chronic", "firejail", "nsenter", "unshare", "strace", "ltrace", "noglob",
+    "nocorrect", "!", "then", "do", "else", "elif", "if", "while", "until", "run0", "systemd-run",
+    "mise", "rtx", "asdf", "direnv", "pkgx", "doppler", "dotenv", "aws-vault", "proxychains",
+    "proxychains4", "torsocks", "runuser", "chroot", "sg", "catchsegv", "valgrind",
+})
+#: Programs whose `-c STRING` (or stdin) is a shell script.
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash", "busybox", "su"})
+#: Output targets that write nothing anyone keeps.
+HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+_MAX_DEPTH = 4
+_SPELLING_BUDGET = 500
+_LAUNCHER_REACH = 16  # words after a launcher that may start its command (options, values)
+_GLOB_CHARS = "*?["
+
+
+class GateDecision:
+    """`decision` is allow|ask|deny; `reason` names the rule (or construct) that decided."""
+
+    __slots__ = ("decision", "reason", "rule")
+
+    def __init__(self, decision: str, reason: str, rule=None):
+        self.decision = decision
+        self.reason = reason
+        self.rule = rule
+
+    def __repr__(self):
+        return f"GateDecision({self.decision!r}, {self.reason!r})"
+
+
+class _Analysis:
+    """What the rules are tested against, gathered from a command and the commands inside it."""
+
+    __slots__ = ("strict", "allow_texts", "hazard", "budget", "seen")
+
+    def __init__(self):
+        self.strict: list = []       # one list of spellings per segment (deny and ask rules)
+        self.allow_texts: list = []  # one as-written text per top-level-script segment
+        self.hazard: str | None = None
+        # Launchers inside launchers (`sudo xargs nice …`) multiply the candidate commands;
+        # past this many the command is too contrived to be auto-allowed.
+        self.budget = _SPELLING_BUDGET
+        self.seen: set = set()  # argv tails already spelled (one launcher reaches many)
+
+    def flag(self, reason: str) -> None:
+        if self.hazard is None:
+            self.hazard = reason
+
+
+def decide(command: str, rules, transparent_prefixes=()) -> GateDecision:
+    """The verdict for `command` under `rules` (a rules.RuleSet)."""
+    analysis = _Analysis()
+    _analyse(command, 0, analysis, transparent_prefixes, top=True)
+
+    for spellings in analysis.strict:                                   # 1. deny
+        rule = _first_match(rules.deny, spellings)
+        if rule is not None:
+            return GateDecision(DENY, rule.describe(), rule)
+    if analysis.hazard is not None:                                     # 2. never auto-allowed
+        return GateDecision(ASK, analysis.hazard)
+    for spellings in analysis.strict:                                   # 3. ask
+        rule = _first_match(rules.ask, spellings)
+        if rule is not None:
+            return GateDecision(ASK, rule.describe(), rule)
+    if not analysis.allow_texts:
+        return GateDecision(ASK, "no command to allow")
+    used = []                                                           # 4. allow
+    for text in analysis.allow_texts:
+        rule = _first_match(rules.allow, (text,))
+        if rule is None:                                                # 5. default
+            return GateDecision(ASK, f"no allow rule matches: {text}")
+        if rule not in used:
+            used.append(rule)
+    if len(used) == 1:
+        return GateDecision(ALLOW, used[0].describe(), used[0])
+    described = "; ".join(f"{r.text} in {r.source}" for r in used)
+    return GateDecision(ALLOW, f"allow rules {described}", used[0])
+
+
+def _first_match(rules, spellings):
+    for rule in rules:
+        for text in spellings:
+            if rule.matches(text):
+                return rule
+    return None
+
+
+def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool) -> None:
+    from cc_lex import LexError
+    from cc_peel import peel
+
+    try:
+        peeled = peel(command, prefixes) if prefixes else peel(command)
+    except LexError as exc:
+        analysis.flag(f"cannot parse the command ({_lex_message(exc)}): never auto-allowed")
+        offset = getattr(exc, "offset", None)
+        if isinstance(offset, int) and 0 < offset < len(command) and depth < _MAX_DEPTH:
+            # Whatever parses before the error still meets the deny rules.
+            _analyse(command[:offset], depth + 1, analysis, prefixes, top=False)
+        return
+    except RecursionError:
+        analysis.flag("command nested too deeply: never auto-allowed")
+        return
+
+    tokens = _tokens(peeled, command)
+    _flag_hazards(tokens, analysis)
+    inner: list = []
+    segments = peeled.segments
+    fed_to_shell = False
+    for index, seg in enumerate(segments):
+        argv = list(seg.argv or ())
+        as_written = command[seg.start:_written_end(seg)].strip()
+        spellings = {as_written: None}  # an ordered set
+        core = command[seg.core_start:seg.core_end].strip()
+        if core:
+            spellings[core] = None
+        if seg.key:
+            spellings[seg.key] = None
+        if argv:
+            _argv_spellings(argv, spellings, inner, analysis)
+            if _is_dynamic(argv[0]):
+                analysis.flag(f"a command name from a variable or glob ({argv[0]}) "
+                              "is never auto-allowed")
+        analysis.strict.append(list(spellings))
+        if top and as_written:
+            analysis.allow_texts.append(as_written)
+        if argv and _base(argv[0]) in SHELLS:
+            fed_to_shell = True
+            if index > 0 and segments[index - 1].separator in ("|", "|&"):
+                inner.extend(_echoed_script(segments[index - 1]))
+    if fed_to_shell:
+        inner.extend(_stdin_scripts(tokens))
+    if analysis.budget <= 0:
+        analysis.flag("too many nested launchers to check: never auto-allowed")
+    if depth < _MAX_DEPTH:
+        for text in inner[:64]:
+            if text.strip():
+                _analyse(text, depth + 1, analysis, prefixes, top=False)
+
+
+def _lex_message(exc) -> str:
+    return str(exc.args[0]) if exc.args else exc.__class__.__name__
+
+
+def _tokens(peeled, command):
+    tokens = getattr(peeled, "tokens", None)
+    if tokens is None:
+        from cc_lex import tokenize
+
+        tokens = tokenize(command)
+    return tokens
+
+
+def _written_end(seg) -> int:
+    """End of the segment without its trailing redirects."""
+    if seg.redirects and seg.core_end > seg.start:
+        return seg.core_end
+    return seg.end
+
+
+def _base(word: str) -> str:
+    return word.rsplit("/", 1)[-1] if "/" in word else word
+
+
+def _is_dynamic(word: str) -> bool:
+    if word in ("[", "[["):
+        return False
+    return "$" in word or "`" in word or any(c in word for c in _GLOB_CHARS)
+
+
+def has_live_substitution(word: str) -> bool:
+    """`$(`, `<(`, `>(` or a backtick outside single quotes in a word as written."""
+    quote = None
+    i, n = 0, len(word)
+    while i < n:
+        c = word[i]
+        if quote == "'":
+            if c == "'":
+                quote = None
+        elif c == "\\":
+            i += 1
+        elif c == "'" and quote is None:
+            quote = "'"
+        elif c == '"':
+            quote = None if quote == '"' else '"'
+        elif c == "`" or (c in "$<>" and word.startswith("(", i + 1)):
+            if not (c in "<>" and quote == '"'):
+                return True
+        i += 1
+    return False
+
+
+def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysis) -> None:
+    """Add the spellings of `argv` and of every command it launches (`sudo -u x git push`:
+    every word within reach of a launcher may start its command), breadth first."""
+    from cc_peel import key_of
+
+    queue = [argv]
+    while queue:
+        argv = queue.pop()
+        tail = tuple(argv)
+        if not argv or tail in analysis.seen:
+            continue
+        analysis.seen.add(tail)
+        analysis.budget -= 1
+        if analysis.budget < 0:
+            return
+        spellings[" ".join(argv)] = None
+        program = _base(argv[0])
+        if program != argv[0]:
+            spellings[" ".join([program] + argv[1:])] = None
+        try:
+            key = key_of(argv)
+        except Exception:  # a peel bug must not open a hole: the other spellings still count
+            key = None
+        if key:
+            spellings[key] = None
+        if "--" in argv[1:]:
+            # `kubectl exec pod -- rm -rf /`, `mise exec -- git push`: what follows `--` is
+            # often a command; for deny and ask rules it counts as one.
+            queue.append(argv[argv.index("--", 1) + 1:])
+        if program in LAUNCHERS:
+            for i in range(1, min(len(argv), _LAUNCHER_REACH + 1)):
+                word = argv[i]
+                if not word or word[0] in "-+" or word.isdigit() or \
+                        ("=" in word and word.split("=", 1)[0].isidentifier()):
+                    continue  # an option, a count or duration, an assignment: not a command
+                queue.append(argv[i:])
+        elif program in SHELLS:
+            script = _shell_c_string(argv)
+            if script is not None:
+                inner.append(script)
+        elif program == "eval" and len(argv) > 1:
+            inner.append(" ".join(argv[1:]))
+        elif program in ("find", "fd", "fdfind"):
+            queue.extend(_exec_commands(argv))
+
+
+def _shell_c_string(argv: list):
+    """The script of `bash -c '…'`, `sh -xc '…'`, `su -c '…' user`, `bash --command=…`."""
+    for i in range(1, len(argv)):
+        word = argv[i]
+        if word.startswith("--command="):
+            return word[len("--command="):]
+        if word == "--command" or (word.startswith("-") and not word.startswith("--")
+                                   and "c" in word[1:]):
+            if i + 1 < len(argv):
+                return argv[i + 1]
+            return None
+    return None
+
+
+def _exec_commands(argv) -> list:
+    """`find . -exec rm -rf {} \\;`: the commands between -exec and `;`/`+`."""
+    found = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in ("-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch"):
+            j = i + 1
+            while j < len(argv) and argv[j] not in (";", "+", "\\;"):
+                j += 1
+            if j > i + 1:
+                found.append(argv[i + 1:j])
+            i = j
+        i += 1
+    return found
+
+
+def _stdin_scripts(tokens) -> list:
+    """Scripts a shell on this line may read on stdin: heredoc bodies and `<<<` strings."""
+    scripts = []
+    for pos, tok in enumerate(tokens):
+        if tok.kind == "heredoc":
+            body = tok.text.rstrip("\n")
+            cut = body.rfind("\n")  # the last line is the terminator
+            scripts.append(body[:cut + 1] if cut >= 0 else "")
+        elif tok.kind == "redirect" and tok.text.endswith("<<<"):
+            nxt = tokens[pos + 1] if pos + 1 < len(tokens) else None
+            if nxt is not None and nxt.kind == "word":
+                scripts.append(getattr(nxt, "value", nxt.text))
+    return scripts
+
+
+def _echoed_script(producer) -> list:
+    """`echo 'git push' | bash`: what echo/printf/cat hands the shell, as far as it is known."""
+    argv = list(producer.argv or ())
+    if argv and _base(argv[0]) in ("echo", "printf", "cat"):
+        return [" ".join(w for w in argv[1:] if not w.startswith("-"))]
+    return []
+
+
+def _flag_hazards(tokens, analysis: _Analysis) -> None:
+    for pos, tok in enumerate(tokens):
+        kind, text = tok.kind, tok.text
+        if kind == "substitution":
+            if text == "$(":
+                analysis.flag("command substitution $(…) is never auto-allowed")
+            elif text == "`":
+                analysis.flag("command substitution `…` is never auto-allowed")
+            elif text in ("<(", ">("):
+                analysis.flag(f"process substitution {text}…) is never auto-allowed")
+            elif text == "$((":
+                analysis.flag("arithmetic expansion $((…)) is never auto-allowed")
+        elif kind == "redirect":
+            target = _written_file(tokens, pos)
+            if target is not None:
+                analysis.flag(f"a redirect to a file ({text}{' ' if target else ''}{target})"
+                              " is never auto-allowed")
+        elif kind == "word" and has_live_substitution(text):
+            analysis.flag("command substitution inside a word is never auto-allowed")
+
+
+def _written_file(tokens, pos):
+    """The file an output redirect writes, or None (reads, fd duplications, /dev/null…)."""
+    text = tokens[pos].text
+    op = text.lstrip("0123456789")
+    if op.startswith("{"):
+        op = op[op.find("}") + 1:]
+    if "<" in op and op != "<>":
+        return None  # input: <, <<, <<-, <<<, <&
+    if op in (">&", "<&") or ">&" in op:
+        rest = op.split("&", 1)[1] if "&" in op and not op.startswith("&") else ""
+        if rest:
+            return None  # 2>&1, >&2, 2>&-: descriptor duplication
+        nxt = _next_word(tokens, pos)
+        if nxt is None or nxt.isdigit() or nxt == "-":
+            return None
+        return nxt
+    nxt = _next_word(tokens, pos)
+    if nxt is None:
+        return ""
+    if nxt in HARMLESS_TARGETS:
+        return None
+    return nxt
+
+
+def _next_word(tokens, pos):
+    if pos + 1 < len(tokens) and tokens[pos + 1].kind == "word":
+        return tokens[pos + 1].text
+    return None

@@ -1,0 +1,486 @@
+"""Permission rules: their pattern language, and where each agent keeps them (DESIGN §5).
+
+A rule is one entry of an agent's settings (`Bash(git push --force:*)`, `Shell(ls)`,
+`run_shell_command(git status)`) or of the `[gate]` config, with the file it came from.
+Pattern forms, matched against a command text:
+
+- `*` (or the bare tool name, `Bash`)      every command
+- `git push:*` and `git push *`             `git push` alone or followed by a space and more
+                                            (word boundary: not `git pushy`)
+- `git status`                              exactly that, or followed by a space and more
+- `git * --force *`, `* --version`          glob: `*` is any text; a trailing ` *` may also
+                                            match nothing
+
+Where the rules are:
+
+- claude: managed-settings.json, ~/.claude/settings.json, ~/.claude/settings.local.json,
+  .claude/settings.json, .claude/settings.local.json — permissions.allow/ask/deny `Bash(…)`;
+- codex: the same Claude-format files, plus Codex's own `$CODEX_HOME/rules/*.rules`
+  `prefix_rule(…)` entries (codex_rules.py);
+- copilot: the same Claude-format files, plus VS Code's `chat.tools.terminal.autoApprove`
+  (vscode_settings.py);
+- gemini: /etc/gemini-cli/settings.json, ~/.gemini/settings.json, .gemini/settings.json —
+  tools.allowed → allow, tools.confirmationRequired → ask, tools.exclude → deny (and the older
+  top-level allowedTools / excludeTools), `run_shell_command(…)`;
+- cursor: ~/.cursor/cli-config.json, .cursor/cli.json — permissions.allow/deny `Shell(…)`;
+
+(project files are found from the command's cwd upwards), plus the `[gate]` section of
+contextcrawler's config for every agent. A file that cannot be read or parsed is skipped with
+one warning naming it; a missing file is simply absent.
+
+Runs on every agent command: imports only `os` (and `cc_track.config`, itself cheap); settings
+are small JSON files parsed with the C scanner in `record`; matching is a few string scans.
+"""
+import os
+
+from . import record
+
+ALLOW = "allow"
+ASK = "ask"
+DENY = "deny"
+
+#: Tool names that mean "a shell command" in each agent's rule syntax.
+SHELL_TOOLS = {
+    "claude": ("Bash",),
+    "codex": ("Bash",),
+    "copilot": ("Bash",),
+    "cursor": ("Shell",),
+    "gemini": ("run_shell_command", "ShellTool"),
+    # `[gate]` rules may be written in any agent's syntax, or as a bare pattern.
+    "any": ("Bash", "Shell", "run_shell_command", "ShellTool"),
+}
+
+
+class Rule:
+    """One allow/ask/deny rule; `text` is the entry as written, `source` names its file."""
+
+    __slots__ = ("kind", "text", "pattern", "source", "matches")
+
+    def __init__(self, kind: str, text: str, pattern: str, source: str, matcher=None):
+        self.kind = kind
+        self.text = text
+        self.pattern = pattern
+        self.source = source
+        #: matches(command) -> bool, compiled once: rules are tried on every spelling.
+        self.matches = matcher or compile_pattern(pattern)
+
+    def __repr__(self):
+        return f"Rule({self.kind!r}, {self.text!r}, source={self.source!r})"
+
+    def describe(self) -> str:
+        return f"{self.kind} rule {self.text} in {self.source}"
+
+
+def shell_pattern(entry, tools=SHELL_TOOLS["any"], bare_ok: bool = False):
+    """The command pattern of a settings entry, or None when the entry is about another tool.
+
+    `Bash(git status)` → `git status`; `Bash` and `Bash()` → `*`. With `bare_ok`, text that is
+    not wrapped in a tool name is a pattern itself (the `[gate]` config allows that).
+    """
+    if not isinstance(entry, str):
+        return None
+    text = entry.strip()
+    if not text:
+        return None
+    paren = text.find("(")
+    if paren == -1:
+        if text in tools:
+            return "*"
+        return text if bare_ok else None
+    name = text[:paren].strip()
+    if name not in tools:
+        return text if bare_ok and not _looks_like_tool_call(name, text) else None
+    if not text.endswith(")"):
+        return None
+    body = text[paren + 1:-1].strip()
+    return body or "*"
+
+
+def _looks_like_tool_call(name: str, text: str) -> bool:
+    # `Read(~/x)` or `WebFetch(domain:x)`: another tool's rule, not a shell pattern.
+    return bool(name) and name[0].isupper() and name.isidentifier() and text.endswith(")")
+
+
+def pattern_matches(pattern: str, command: str) -> bool:
+    """Does `command` (already stripped) match `pattern`?"""
+    return compile_pattern(pattern)(command)
+
+
+def compile_pattern(pattern: str):
+    """A one-argument function telling whether a command matches `pattern`."""
+    if pattern == "*":
+        return _everything
+    if pattern.endswith(":*") and "*" not in pattern[:-2]:
+        return prefix_matcher(pattern[:-2].rstrip())
+    if "*" not in pattern:
+        return prefix_matcher(pattern)
+    if pattern.endswith(" *") and "*" not in pattern[:-2]:
+        return prefix_matcher(pattern[:-2].rstrip())
+    tail_optional = pattern.endswith(" *")
+    if pattern.endswith(":*"):
+        pattern = pattern[:-2] + " *"
+        tail_optional = True
+    if tail_optional:
+        bare = pattern[:-2].split("*")
+        spaced = (pattern[:-2] + " *").split("*")
+        return lambda command: _glob_parts(bare, command) or _glob_parts(spaced, command)
+    parts = pattern.split("*")
+    return lambda command: _glob_parts(parts, command)
+
+
+def _everything(command: str) -> bool:
+    return True
+
+
+def prefix_matcher(prefix: str):
+    """Matches `prefix` alone or followed by whitespace and more (no `*` metacharacter)."""
+    return lambda command: _prefix(prefix, command)
+
+
+def _prefix(prefix: str, command: str) -> bool:
+    """`command` is `prefix`, or `prefix` then whitespace and more (a word boundary)."""
+    if not command.startswith(prefix):
+        return False
+    if len(command) == len(prefix) or not prefix:
+        return True
+    return command[len(prefix)] in " \t\n" or prefix[-1] in " \t"
+
+
+def _glob_parts(parts: list, text: str) -> bool:
+    """Whole-text match of a pattern split at its `*`s (no other metacharacters)."""
+    first, last = parts[0], parts[-1]
+    if len(parts) == 1:
+        return text == first
+    if not text.startswith(first):
+        return False
+    if len(text) - len(first) < len(last) or not text.endswith(last):
+        return False
+    pos = len(first)
+    stop = len(text) - len(last)
+    for middle in parts[1:-1]:
+        if not middle:
+            continue
+        found = text.find(middle, pos, stop)
+        if found == -1:
+            return False
+        pos = found + len(middle)
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
+# where the rules come from
+AGENTS = ("claude", "cursor", "gemini", "codex", "copilot")
+#: Enterprise policy files Claude Code reads before the user's (Linux, macOS).
+CLAUDE_MANAGED_SETTINGS = [
+    "/etc/claude-code/managed-settings.json",
+    "/Library/Application Support/ClaudeCode/managed-settings.json",
+]
+GEMINI_SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
+
+
+class RuleSet:
+    """The rules that apply to one command, in the order their files were read."""
+
+    __slots__ = ("deny", "ask", "allow", "files", "warnings")
+
+    def __init__(self):
+        self.deny: list = []
+        self.ask: list = []
+        self.allow: list = []
+        self.files: list = []     # settings files that were read (display paths)
+        self.warnings: list = []  # one line per skipped file
+
+    def add(self, kind: str, entries, tools, source: str, bare_ok: bool = False) -> None:
+        if isinstance(entries, str):
+            entries = [entries]
+        if not isinstance(entries, (list, tuple)):
+            return
+        bucket = self.bucket(kind)
+        for entry in entries:
+            pattern = shell_pattern(entry, tools, bare_ok)
+            if pattern is not None:
+                bucket.append(Rule(kind, entry.strip(), pattern, source))
+
+    def bucket(self, kind: str) -> list:
+        return {DENY: self.deny, ASK: self.ask, ALLOW: self.allow}[kind]
+
+    def all(self) -> list:
+        return self.deny + self.ask + self.allow
+
+
+def display_path(path: str) -> str:
+    from cc_track.home import short_path
+
+    return short_path(path)
+
+
+# Parsed settings, per path, keyed by (mtime, size): a record stream with many commands
+# reads each file once.
+_parsed: dict = {}
+
+
+def read_settings(path: str, lenient: bool, warnings: list):
+    """The JSON object in `path`; None when absent; None plus a warning when unusable."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    cached = _parsed.get(path)
+    if cached is not None and cached[0] == stamp:
+        if cached[2]:
+            warnings.append(cached[2])
+        return cached[1]
+    value, problem = _load(path, lenient)
+    warning = f"skipping {display_path(path)}: {problem}" if problem else None
+    _parsed[path] = (stamp, value, warning)
+    if warning:
+        warnings.append(warning)
+    return value
+
+
+def _load(path: str, lenient: bool):
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        return None, f"cannot read it ({exc.strerror or exc})"
+    try:
+        text = data.decode("utf-8")  # not "utf-8-sig": that codec is one more import
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        return {}, None
+    try:
+        value = record.loads(text)
+    except ValueError as exc:
+        if not lenient:
+            return None, f"malformed JSON ({exc})"
+        try:
+            value = record.loads(strip_jsonc(text))
+        except ValueError:
+            return None, f"malformed JSON ({exc})"
+    if not isinstance(value, dict):
+        return None, "not a JSON object"
+    return value, None
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments (`//`, `/* */`) and trailing commas → plain JSON (string-aware)."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif c == "/" and text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j == -1 else j
+        elif c == "/" and text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j == -1 else j + 2
+        elif c == ",":
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j < n and text[j] in "]}":
+                i += 1  # trailing comma
+            else:
+                out.append(c)
+                i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _dig(obj, *keys):
+    for key in keys:
+        if not isinstance(obj, dict):
+            return None
+        obj = obj.get(key)
+    return obj
+
+
+def find_project_dir(cwd: str, marker: str, home: str):
+    """The nearest directory from `cwd` upwards holding `marker` (e.g. `.claude`), not $HOME."""
+    here = os.path.abspath(cwd) if cwd else os.getcwd()
+    while True:
+        if here != home and os.path.isdir(os.path.join(here, marker)):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def _home() -> str:
+    return os.path.expanduser("~")
+
+
+def _claude_files(cwd: str) -> list:
+    home = _home()
+    user_dir = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+    files = list(CLAUDE_MANAGED_SETTINGS) + [
+        os.path.join(user_dir, "settings.json"),
+        os.path.join(user_dir, "settings.local.json"),
+    ]
+    project = find_project_dir(cwd, ".claude", home)
+    if project is not None:
+        project_dir = os.path.join(project, ".claude")
+        if os.path.abspath(project_dir) != os.path.abspath(user_dir):
+            files.append(os.path.join(project_dir, "settings.json"))
+            files.append(os.path.join(project_dir, "settings.local.json"))
+    return files
+
+
+def _add_codex(rules: RuleSet) -> None:
+    from . import codex_rules
+
+    for path in codex_rules.rule_files():
+        found = _read_codex(path, rules.warnings)
+        if found is not None:
+            rules.files.append(display_path(path))
+            for rule in found:
+                rules.bucket(rule.kind).append(rule)
+
+
+def _read_codex(path: str, warnings: list):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    cached = _parsed.get(path)
+    if cached is None or cached[0] != stamp:
+        from . import codex_rules
+
+        found, warning = None, None
+        try:
+            with open(path, "rb") as f:
+                text = f.read().decode("utf-8")
+            found = codex_rules.parse_rules(text, display_path(path))
+        except OSError as exc:
+            warning = f"skipping {display_path(path)}: cannot read it ({exc.strerror or exc})"
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            warning = f"skipping {display_path(path)}: cannot parse it ({exc})"
+        cached = _parsed[path] = (stamp, found, warning)
+    if cached[2]:
+        warnings.append(cached[2])
+    return cached[1]
+
+
+def _add_vscode(rules: RuleSet, cwd: str) -> None:
+    from . import vscode_settings
+
+    home = _home()
+    files = vscode_settings.user_settings_files(home)
+    project = find_project_dir(cwd, ".vscode", home)
+    if project is not None:
+        files.append(os.path.join(project, ".vscode", "settings.json"))
+    for path in files:
+        settings = read_settings(path, True, rules.warnings)
+        if settings is None:
+            continue
+        source = display_path(path)
+        rules.files.append(source)
+        for rule in vscode_settings.rules_of(settings, source):
+            rules.bucket(rule.kind).append(rule)
+
+
+def _add_claude(rules: RuleSet, cwd: str, agent: str) -> None:
+    tools = SHELL_TOOLS[agent]
+    for path in _claude_files(cwd):
+        settings = read_settings(path, False, rules.warnings)
+        if settings is None:
+            continue
+        source = display_path(path)
+        rules.files.append(source)
+        permissions = settings.get("permissions")
+        if not isinstance(permissions, dict):
+            continue
+        rules.add(DENY, permissions.get("deny"), tools, source)
+        rules.add(ASK, permissions.get("ask"), tools, source)
+        rules.add(ALLOW, permissions.get("allow"), tools, source)
+
+
+def _add_gemini(rules: RuleSet, cwd: str) -> None:
+    home = _home()
+    user_dir = os.path.join(home, ".gemini")
+    files = [
+        os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or GEMINI_SYSTEM_SETTINGS,
+        os.path.join(user_dir, "settings.json"),
+    ]
+    project = find_project_dir(cwd, ".gemini", home)
+    if project is not None and os.path.join(project, ".gemini") != user_dir:
+        files.append(os.path.join(project, ".gemini", "settings.json"))
+    tools = SHELL_TOOLS["gemini"]
+    for path in files:
+        settings = read_settings(path, True, rules.warnings)
+        if settings is None:
+            continue
+        source = display_path(path)
+        rules.files.append(source)
+        rules.add(DENY, _dig(settings, "tools", "exclude"), tools, source)
+        rules.add(DENY, settings.get("excludeTools"), tools, source)
+        rules.add(ASK, _dig(settings, "tools", "confirmationRequired"), tools, source)
+        rules.add(ALLOW, _dig(settings, "tools", "allowed"), tools, source)
+        rules.add(ALLOW, settings.get("allowedTools"), tools, source)
+
+
+def _add_cursor(rules: RuleSet, cwd: str) -> None:
+    home = _home()
+    files = [os.path.join(home, ".cursor", "cli-config.json")]
+    project = find_project_dir(cwd, ".cursor", home)
+    if project is not None:
+        files.append(os.path.join(project, ".cursor", "cli.json"))
+    tools = SHELL_TOOLS["cursor"]
+    for path in files:
+        settings = read_settings(path, True, rules.warnings)
+        if settings is None:
+            continue
+        source = display_path(path)
+        rules.files.append(source)
+        permissions = settings.get("permissions")
+        if not isinstance(permissions, dict):
+            continue
+        rules.add(DENY, permissions.get("deny"), tools, source)
+        rules.add(ASK, permissions.get("ask"), tools, source)
+        rules.add(ALLOW, permissions.get("allow"), tools, source)
+
+
+def _add_config(rules: RuleSet) -> None:
+    from cc_track import config, home
+
+    gate = config.section("gate")
+    if not isinstance(gate, dict):
+        return
+    source = f"[gate] of {display_path(home.config_path())}"
+    tools = SHELL_TOOLS["any"]
+    rules.add(DENY, gate.get("deny"), tools, source, bare_ok=True)
+    rules.add(ASK, gate.get("ask"), tools, source, bare_ok=True)
+    rules.add(ALLOW, gate.get("allow"), tools, source, bare_ok=True)
+
+
+def load_rules(agent: str, cwd: str | None) -> RuleSet:
+    """Every rule that applies to a command run by `agent` in `cwd`."""
+    rules = RuleSet()
+    cwd = cwd or os.getcwd()
+    if agent == "gemini":
+        _add_gemini(rules, cwd)
+    elif agent == "cursor":
+        _add_cursor(rules, cwd)
+    else:
+        _add_claude(rules, cwd, agent if agent in SHELL_TOOLS else "claude")
+        if agent == "codex":
+            _add_codex(rules)
+        elif agent == "copilot":
+            _add_vscode(rules, cwd)
+    _add_config(rules)
+    return rules

@@ -1,0 +1,105 @@
+"""cc-gate as a pipeline stage: records in, records with "decision" and "reason" out.
+
+Imports only `os`, `sys` and the cheap gate modules: this runs on every agent command.
+"""
+import os
+import sys
+
+from . import record
+from .decision import GateDecision, decide
+from .rules import AGENTS, load_rules
+
+DECISION_ORDER = {"allow": 0, "ask": 1, "deny": 2}
+EXIT_BY_DECISION = {"allow": 0, "deny": 2, "ask": 3}
+
+
+def transparent_prefixes() -> tuple:
+    from cc_track import config
+
+    hooks = config.section("hooks")
+    prefixes = hooks.get("transparent_prefixes") if isinstance(hooks, dict) else None
+    if isinstance(prefixes, str):
+        prefixes = [prefixes]
+    if not isinstance(prefixes, (list, tuple)):
+        return ()
+    return tuple(p for p in prefixes if isinstance(p, str) and p.strip())
+
+
+class Gate:
+    """Answers records and bare commands for one `cc-gate` invocation."""
+
+    def __init__(self, agent=None, cwd=None):
+        self.agent = agent
+        self.bad_agent = agent is not None and agent not in AGENTS
+        self.cwd = cwd
+        self._rules: dict = {}
+        self._warned: set = set()
+        self._prefixes = None
+
+    def rules_for(self, agent: str, cwd: str):
+        key = (agent, cwd)
+        rules = self._rules.get(key)
+        if rules is None:
+            rules = self._rules[key] = load_rules(agent, cwd)
+            for warning in rules.warnings:
+                if warning not in self._warned:
+                    self._warned.add(warning)
+                    record.warn("cc-gate", warning)
+        return rules
+
+    def prefixes(self) -> tuple:
+        if self._prefixes is None:
+            self._prefixes = transparent_prefixes()
+        return self._prefixes
+
+    def _agent_for(self, rec) -> str:
+        if self.agent is not None:
+            return self.agent
+        agent = rec.get("agent") if rec is not None else None
+        return agent if agent in AGENTS else "claude"
+
+    def _cwd_for(self, rec) -> str:
+        cwd = rec.get("cwd") if rec is not None else None
+        if isinstance(cwd, str) and cwd:
+            return cwd
+        if self.cwd:
+            return self.cwd
+        try:
+            return os.getcwd()
+        except OSError:
+            return "/"
+
+    def judge(self, command: str, rec=None):
+        try:
+            rules = self.rules_for(self._agent_for(rec), self._cwd_for(rec))
+            return decide(command, rules, self.prefixes())
+        except Exception as exc:  # a bug may hide a deny: never allow, let the agent ask
+            record.warn("cc-gate", f"internal error {exc!r}")
+            return GateDecision("ask", f"internal error ({exc.__class__.__name__}): "
+                                       "never auto-allowed")
+
+    def answer_record(self, rec: dict) -> dict:
+        verdict = self.judge(rec["command"], rec)
+        rec["decision"] = verdict.decision
+        rec["reason"] = verdict.reason
+        return rec
+
+    def answer_bare(self, command: str):
+        verdict = self.judge(command)
+        return f"{verdict.decision}\t{verdict.reason}", verdict.decision
+
+    def run(self, command_arg) -> int:
+        results = record.run_stage("cc-gate", command_arg, self.answer_record, self.answer_bare)
+        if not results:
+            return 0  # record mode (or nothing but empty lines)
+        return EXIT_BY_DECISION[max(results, key=DECISION_ORDER.__getitem__)]
+
+    def list_rules(self) -> int:
+        agent = self.agent or "claude"
+        rules = self.rules_for(agent, self._cwd_for(None))
+        out = sys.stdout
+        for rule in rules.all():
+            out.write(f"{rule.kind}\t{rule.text}\t{rule.source}\n")
+        if not rules.all():
+            out.write(f"no rules for {agent} (files read: {', '.join(rules.files) or 'none'})\n")
+        return 0

@@ -1,0 +1,99 @@
+"""cc-rewrite: run each command that has a filter through `cc-filter run`.
+
+Reads command records (JSON Lines) or bare command lines on stdin, or one command given as an
+argument. A record gets "rewritten" (absent when nothing changed, and never on a record the gate
+denied); every other field passes through untouched. A bare command is answered with the
+command to run: `git status && ls | wc -l` → `cc-filter run git status && ls | wc -l`.
+
+Usage:
+  cc-rewrite [--explain] [--cwd=DIR] [<command>]
+  cc-rewrite (-h | --help)
+
+Options:
+  --explain   Print the command to run, then one line per segment: what was rewritten (and
+              with which filter) or why it stays raw.
+  --cwd=DIR   Where project filters are looked for when the input has no "cwd"
+              (default: the current directory).
+  -h --help   Show this help.
+
+Only commands with a filter in cc-filter's catalogue are rewritten (`cc-filter list`). Never
+rewritten: heredocs, $((…)), substitutions, file redirects (/dev/null too), anything inside
+if/for/while/case, functions, ( ) and { }, sudo, ssh, xargs, watch, bash -c, eval, commands
+already going through cc-filter, a CTXCRL_DISABLED=… prefix, [hooks] exclude_commands, gh with
+--json/--jq/--template, cat/head/tail forms the read filter cannot honour. In a pipe only the
+producer (when every later stage is cat/head/tail) or a final grep/rg is rewritten.
+
+Environment: CTXCRL_FILTER_BIN (or `filter_bin` in the config's [hooks]) names the cc-filter
+program to insert, e.g. an absolute path when cc-filter is not on the agent shell's PATH.
+
+Exit codes: 0 rewritten, 1 unchanged (bare commands; with several, 0 when any was rewritten);
+0 in record mode; 64 on a usage error.
+"""
+import sys
+
+EXIT_REWRITTEN = 0
+EXIT_UNCHANGED = 1
+EXIT_USAGE = 64
+_VALUE_OPTIONS = ("--cwd",)
+
+
+def parse_fast(argv: list):
+    """The hot invocation forms parsed by hand (docopt costs ~25 ms); None → use docopt.
+
+    Must give exactly what docopt gives for the same argv (tests/cc_rewrite/test_cli.py)."""
+    opts = {"--cwd": None, "--explain": False, "--help": False, "<command>": None}
+    i, n = 0, len(argv)
+    while i < n:
+        arg = argv[i]
+        if arg == "--explain":
+            if opts["--explain"]:
+                return None
+            opts["--explain"] = True
+        elif arg[:2] == "--":
+            name, eq, value = arg.partition("=")
+            if name not in _VALUE_OPTIONS or opts[name] is not None:
+                return None
+            if not eq:
+                if i + 1 >= n:
+                    return None
+                i += 1
+                value = argv[i]
+            opts[name] = value
+        elif arg[:1] == "-" or opts["<command>"] is not None:
+            return None
+        else:
+            opts["<command>"] = arg
+        i += 1
+    return opts
+
+
+def parse_args(argv: list):
+    opts = parse_fast(argv)
+    if opts is not None:
+        return opts
+    from docopt import DocoptExit, docopt
+
+    try:
+        return dict(docopt(__doc__, argv=argv, default_help=False))
+    except DocoptExit as exc:
+        sys.stderr.write(f"{exc}\n")
+        return None
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        opts = parse_args(argv)
+        if opts is None:
+            return EXIT_USAGE
+        if opts["--help"]:
+            sys.stdout.write(__doc__)
+            return 0
+        from .rewrite import Rewriter
+
+        return Rewriter(cwd=opts["--cwd"], explain=opts["--explain"]).run(opts["<command>"])
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback in the agent's hook
+        sys.stderr.write(f"cc-rewrite: internal error: {exc!r}\n")
+        return EXIT_UNCHANGED

@@ -1,0 +1,328 @@
+"""Why a command, or one segment of it, must stay raw (DESIGN §5, "fail closed").
+
+Each check returns a short reason or None. cc-peel already marks most of these segments
+`opaque`; the checks here repeat the ones whose failure would change what a command does
+(substitutions, redirects, launchers), so a peel regression cannot open a hole, and add the
+ones that are cc-rewrite's own: `CTXCRL_DISABLED`, `[hooks] exclude_commands`, gh's data
+output, the cat/head/tail forms the read filter cannot honour, display-only pipe stages.
+
+Imports only `os`; `re` is imported only when an exclude pattern is a regex.
+"""
+import os
+import sys
+
+DEFAULT_FILTER_PROGRAM = "cc-filter"
+READ_PROGRAMS = ("cat", "head", "tail")
+GREP_PROGRAMS = ("grep", "egrep", "fgrep", "rg")
+#: Programs that run another command (locally as someone else, remotely, or repeatedly).
+LAUNCHERS = frozenset({"sudo", "doas", "su", "ssh", "mosh", "xargs", "watch", "eval",
+                       "parallel", "env"})
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash"})
+CONTAINER_TOOLS = frozenset({"docker", "podman", "kubectl", "oc", "nerdctl"})
+_SAFE_WORD_CHARS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+,:@%=")
+
+
+class RewriteSettings:
+    """What the config and environment say about rewriting."""
+
+    __slots__ = ("exclude_commands", "transparent_prefixes", "filter_program", "disabled",
+                 "_regexes", "_warned")
+
+    def __init__(self, exclude_commands=(), transparent_prefixes=(),
+                 filter_program: str = DEFAULT_FILTER_PROGRAM, disabled: bool = False):
+        self.exclude_commands = tuple(p.strip() for p in exclude_commands
+                                      if isinstance(p, str) and p.strip())
+        self.transparent_prefixes = tuple(p for p in transparent_prefixes
+                                          if isinstance(p, str) and p.strip())
+        self.filter_program = filter_program or DEFAULT_FILTER_PROGRAM
+        self.disabled = disabled  # CTXCRL_DISABLED in cc-rewrite's own environment
+        self._regexes: dict = {}
+        self._warned: set = set()
+
+    @classmethod
+    def from_config(cls) -> "RewriteSettings":
+        from cc_track import config
+
+        hooks = config.section("hooks")
+        if not isinstance(hooks, dict):
+            hooks = {}
+        program = os.environ.get("CTXCRL_FILTER_BIN") or hooks.get("filter_bin") or ""
+        if not isinstance(program, str):
+            program = ""
+        return cls(
+            exclude_commands=_str_list(hooks.get("exclude_commands")),
+            transparent_prefixes=_str_list(hooks.get("transparent_prefixes")),
+            filter_program=quote_word(program.strip()) if program.strip() else
+            DEFAULT_FILTER_PROGRAM,
+            disabled=bool(os.environ.get("CTXCRL_DISABLED")),
+        )
+
+    def excluded_by(self, candidates) -> str | None:
+        """The exclude pattern that matches any of the candidate texts, or None."""
+        for pattern in self.exclude_commands:
+            if pattern.startswith("^"):
+                regex = self._regex(pattern)
+                if regex is not None and any(regex.match(text) for text in candidates):
+                    return pattern
+            elif any(word_prefix(pattern, text) for text in candidates):
+                return pattern
+        return None
+
+    def _regex(self, pattern: str):
+        if pattern not in self._regexes:
+            import re
+
+            try:
+                self._regexes[pattern] = re.compile(pattern)
+            except re.error as exc:
+                self._regexes[pattern] = None
+                if pattern not in self._warned:
+                    self._warned.add(pattern)
+                    try:
+                        sys.stderr.write(f"cc-rewrite: ignoring exclude_commands regex "
+                                         f"{pattern!r}: {exc}\n")
+                    except (OSError, ValueError):
+                        pass
+        return self._regexes[pattern]
+
+
+def _str_list(value) -> list:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [v for v in value if isinstance(v, str)]
+    return []
+
+
+def quote_word(word: str) -> str:
+    """`word` as one shell word (like `shlex.quote`, without importing `re`)."""
+    if word and all(c in _SAFE_WORD_CHARS for c in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
+
+
+def word_prefix(prefix: str, text: str) -> bool:
+    """`text` is `prefix` or starts with `prefix` and a space (whole words)."""
+    return text == prefix or (text.startswith(prefix) and
+                              (text[len(prefix)] in " \t" or prefix[-1] == " "))
+
+
+def program_of(seg) -> str:
+    argv = seg.argv
+    if not argv:
+        return ""
+    word = argv[0]
+    return word.rsplit("/", 1)[-1] if "/" in word else word
+
+
+def pipe_consumer_name(seg) -> str:
+    return program_of(seg)
+
+
+# cc-peel's reason codes, said in words for --explain.
+_PEEL_REASONS = {
+    "heredoc": "has a heredoc",
+    "substitution": "has a substitution ($(…), `…`, <(…) or >(…))",
+    "arithmetic": "has arithmetic $((…)) or ((…))",
+    "file_redirect": "redirects to a file (/dev/null too)",
+    "in_substitution": "inside a substitution",
+    "in_group": "inside a ( ) or { } group",
+    "in_control": "inside a control structure or function",
+    "no_command": "no command",
+    "already_filtered": "already runs through cc-filter",
+    "disabled": "CTXCRL_DISABLED is set",
+    "block": "a group, control structure or function in a multi-line command",
+}
+
+
+def peel_reason(code: str) -> str:
+    if code.startswith("delegates:"):
+        return f"{code[len('delegates:'):]} runs another command"
+    return _PEEL_REASONS.get(code, code)
+
+
+# ---------------------------------------------------------------------------------------------
+# whole command
+
+
+def whole_refusal(peeled, tokens, segments) -> str | None:
+    reason = getattr(peeled, "whole_opaque", None)
+    if reason:
+        return peel_reason(reason)
+    multiline = False
+    for tok in tokens:
+        if tok.kind == "heredoc" or (tok.kind == "redirect" and tok.text.rstrip("-").endswith("<<")
+                                     and not tok.text.endswith("<<<")):
+            return "has a heredoc"
+        if tok.kind == "substitution" and tok.text == "$((":
+            return "has arithmetic $((…))"
+        if tok.kind == "operator" and "\n" in tok.text:
+            multiline = True
+    if multiline:
+        for seg in segments:
+            if seg.nested in ("group", "control", "function"):
+                return "a block structure in a multi-line command"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# one segment
+
+
+def segment_refusal(seg, command: str, tokens: "TokenIndex",
+                    settings: RewriteSettings) -> str | None:
+    """Why `seg` must stay raw, or None when only the catalogue decides."""
+    if seg.nested is not None:
+        return peel_reason(f"in_{seg.nested}")
+    argv = list(seg.argv or ())
+    for name, _value in seg.env_vars or ():
+        if name == "CTXCRL_DISABLED":
+            return "CTXCRL_DISABLED is set"
+    program = program_of(seg)
+    if program == "cc-filter" or (argv and argv[0] == settings.filter_program):
+        return "already runs through cc-filter"
+    if seg.opaque:
+        return peel_reason(seg.opaque)
+    if not argv:
+        return "no command"
+    why = _hazard_in_range(tokens, seg.start, seg.end)
+    if why:
+        return why
+    if seg.file_redirect:
+        return "redirects to a file"
+    why = _launcher(program, argv)
+    if why:
+        return why
+    core = command[seg.core_start:seg.core_end].strip()
+    excluded = settings.excluded_by((seg.key or "", core, " ".join(argv)))
+    if excluded is not None:
+        return f"excluded by [hooks] exclude_commands {excluded!r}"
+    if program == "gh":
+        why = _gh_data_output(argv)
+        if why:
+            return why
+    if program in READ_PROGRAMS:
+        why = read_form_refusal(argv)
+        if why:
+            return why
+    return None
+
+
+class TokenIndex:
+    """The tokens of a command, searchable by offset (segments ask for theirs: no rescans)."""
+
+    __slots__ = ("tokens", "starts")
+
+    def __init__(self, tokens):
+        self.tokens = tokens
+        self.starts = [tok.start for tok in tokens]
+
+    def first_at_or_after(self, offset: int) -> int:
+        starts = self.starts  # a binary search; importing _bisect costs more than it saves
+        lo, hi = 0, len(starts)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if starts[mid] < offset:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+
+def _hazard_in_range(index: TokenIndex, start: int, end: int) -> str | None:
+    tokens = index.tokens
+    for pos in range(index.first_at_or_after(start), len(tokens)):
+        tok = tokens[pos]
+        if tok.start >= end:
+            break
+        if tok.kind == "substitution":
+            return f"has a substitution {tok.text}…"
+        if tok.kind == "redirect" and not is_fd_duplication(tok.text):
+            target = tokens[pos + 1].text if pos + 1 < len(tokens) and \
+                tokens[pos + 1].kind == "word" else ""
+            return f"redirects to a file ({tok.text}{' ' if target else ''}{target})"
+        if tok.kind == "heredoc":
+            return "has a heredoc"
+    return None
+
+
+def is_fd_duplication(text: str) -> bool:
+    """`2>&1`, `>&2`, `1>&-`, `<&3`: descriptor plumbing, no file involved."""
+    op = text.lstrip("0123456789")
+    for glue in (">&", "<&"):
+        if op.startswith(glue):
+            rest = op[2:]
+            return rest == "-" or (rest.rstrip("-").isdigit())
+    return False
+
+
+def _launcher(program: str, argv: list) -> str | None:
+    if program in LAUNCHERS:
+        return f"{program} runs another command"
+    if program in SHELLS and any(w.startswith("-") and not w.startswith("--") and "c" in w
+                                 for w in argv[1:]):
+        return f"{program} -c runs a script"
+    if program in CONTAINER_TOOLS and "exec" in argv[1:]:
+        return f"{program} exec runs a command elsewhere"
+    return None
+
+
+def _gh_data_output(argv: list) -> str | None:
+    api = len(argv) > 1 and argv[1] == "api"
+    for word in argv[1:]:
+        for flag in ("--json", "--jq", "--template"):
+            if word == flag or word.startswith(flag + "="):
+                return f"gh {flag} prints data for a program"
+        if api and (word in ("-q", "-t") or word.startswith(("-q", "-t"))):
+            return "gh api --jq/--template prints data for a program"
+    return None
+
+
+def read_form_refusal(argv: list) -> str | None:
+    """cat/head/tail forms the read filter cannot honour: it reads exactly one file, whole
+    (cat) or its first/last N lines (head/tail -n N, -N, --lines=N)."""
+    program = argv[0].rsplit("/", 1)[-1]
+    files = []
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        if program != "cat" and word in ("-n", "--lines"):
+            i += 1
+            if i >= len(argv) or not argv[i].isdigit():
+                return f"{program} {word} with a count the read filter cannot honour"
+        elif program != "cat" and (
+            (word.startswith("-n") and word[2:].isdigit())
+            or (word.startswith("--lines=") and word[8:].isdigit())
+            or (word[:1] == "-" and word[1:].isdigit())
+        ):
+            pass
+        elif word == "-" or (word.startswith("-") and len(word) > 1):
+            return f"{program} {word}: an option the read filter does not understand"
+        else:
+            files.append(word)
+        i += 1
+    if not files:
+        return f"{program} reads stdin: the read filter needs one file"
+    if len(files) > 1:
+        return f"{program} of several files"
+    return None
+
+
+def display_only_reason(seg) -> str | None:
+    """None when a pipe stage just shows its input (cat, head, tail without following)."""
+    if seg.nested is not None or seg.opaque or seg.file_redirect:
+        return "not a plain stage"
+    program = program_of(seg)
+    if program not in READ_PROGRAMS:
+        return f"{program or 'stage'} is not display-only"
+    argv = list(seg.argv or ())
+    if program == "tail":
+        for word in argv[1:]:
+            if word.startswith("--follow") or word in ("--retry", "--pid") or \
+                    word.startswith(("--pid=", "--sleep-interval")):
+                return "tail follows"
+            if word.startswith("-") and not word.startswith("--") and \
+                    any(c in word[1:] for c in "fFs"):
+                return "tail follows"
+    return None

@@ -1,0 +1,321 @@
+"""Rewriting a command line so each segment that has a filter runs through `cc-filter run`.
+
+Owns the decision, per segment, to insert `cc-filter run ` at the start of the core command
+(DESIGN §5) and the assembly of the result. Every byte outside the insertions is kept, so
+deleting them gives back the input exactly. Anything doubtful stays raw (fail closed), and
+every "why not" is recorded for `--explain`.
+
+Which commands have a filter is asked of cc-filter's catalogue only; this module knows the
+shapes that must never be rewritten, not the commands that can.
+
+Also the pipeline stage (`Rewriter`): records in, records with "rewritten" out.
+
+Runs on every agent command: imports only `os`, the command-record module and, lazily, the
+cheap cc_lex / cc_peel / catalogue.
+"""
+import os
+
+from cc_gate import record
+
+from .refusals import (
+    GREP_PROGRAMS,
+    RewriteSettings,
+    TokenIndex,
+    display_only_reason,
+    pipe_consumer_name,
+    segment_refusal,
+    whole_refusal,
+)
+
+REWRITTEN = "rewritten"
+RAW = "raw"
+
+
+class SegmentNote:
+    """What happened to one segment: `action` is rewritten|raw, `why` says why (for raw)."""
+
+    __slots__ = ("text", "key", "action", "why", "filter")
+
+    def __init__(self, text: str, key: str, action: str, why: str, filter_name: str = ""):
+        self.text = text
+        self.key = key
+        self.action = action
+        self.why = why
+        self.filter = filter_name
+
+    def __repr__(self):
+        return f"SegmentNote({self.text!r}, {self.action!r}, {self.why!r})"
+
+    def line(self) -> str:
+        if self.action == REWRITTEN:
+            detail = f"rewritten (filter {self.filter})" if self.filter else "rewritten"
+        else:
+            detail = f"raw: {self.why}"
+        return f"{self.text}\t{detail}"
+
+
+class Rewrite:
+    """The result for one command: `text` is the command to run, `changed` whether it differs."""
+
+    __slots__ = ("command", "text", "notes", "whole")
+
+    def __init__(self, command: str, text: str, notes: list, whole: str | None = None):
+        self.command = command
+        self.text = text
+        self.notes = notes
+        self.whole = whole  # why the whole command stays untouched, or None
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.command
+
+    def __repr__(self):
+        return f"Rewrite({self.text!r})"
+
+    def explain(self) -> list:
+        lines = [self.text]
+        if self.whole:
+            lines.append(f"(whole command)\traw: {self.whole}")
+        lines.extend(note.line() for note in self.notes)
+        return lines
+
+
+class Catalogue:
+    """Which keys have a filter: cc-filter's catalogue, asked lazily, answers cached."""
+
+    __slots__ = ("cwd", "_lookup", "_answers")
+
+    def __init__(self, cwd: str | None = None, lookup=None):
+        self.cwd = cwd
+        self._lookup = lookup
+        self._answers: dict = {}
+
+    def filter_for(self, key: str) -> str | None:
+        """The name of the filter for `key`, or None."""
+        if key in self._answers:
+            return self._answers[key]
+        lookup = self._lookup
+        if lookup is None:
+            from cc_filter.catalogue import lookup as catalogue_lookup
+
+            lookup = self._lookup = catalogue_lookup
+        try:
+            entry = lookup(key, self.cwd)
+        except Exception as exc:  # a broken catalogue leaves commands raw, never breaks them
+            _warn_once(f"cc-rewrite: filter catalogue failed, leaving commands raw: {exc!r}")
+            entry = None
+        name = None
+        if entry is not None:
+            name = getattr(entry, "name", None) or (entry if isinstance(entry, str) else "?")
+        self._answers[key] = name
+        return name
+
+
+_warned: set = set()
+
+
+def _warn_once(message: str) -> None:
+    if message in _warned:
+        return
+    _warned.add(message)
+    import sys
+
+    try:
+        sys.stderr.write(message + "\n")
+    except (OSError, ValueError):
+        pass
+
+
+def rewrite(command: str, catalogue: Catalogue | None = None,
+            settings: RewriteSettings | None = None) -> "Rewrite":
+    """Rewrite `command` (an unparsable one comes back unchanged, with the reason)."""
+    from cc_lex import LexError
+    from cc_peel import peel
+
+    settings = settings or RewriteSettings.from_config()
+    if settings.disabled:
+        return Rewrite(command, command, [], "CTXCRL_DISABLED is set in the environment")
+    catalogue = catalogue or Catalogue()
+    try:
+        peeled = (peel(command, settings.transparent_prefixes) if settings.transparent_prefixes
+                  else peel(command))
+    except LexError as exc:
+        return Rewrite(command, command, [], f"cannot parse ({_message(exc)})")
+    except RecursionError:
+        return Rewrite(command, command, [], "nested too deeply to parse")
+    tokens = getattr(peeled, "tokens", None)
+    if tokens is None:
+        from cc_lex import tokenize
+
+        tokens = tokenize(command)
+    segments = peeled.segments
+    whole = whole_refusal(peeled, tokens, segments)
+    if whole:
+        notes = [SegmentNote(s.text, s.key, RAW, "whole command untouched") for s in segments]
+        return Rewrite(command, command, notes, whole)
+
+    notes = []
+    chosen = []  # (seg, note) eligible before pipe rules
+    verdicts = {}
+    index = TokenIndex(tokens)
+    for seg in segments:
+        why = segment_refusal(seg, command, index, settings)
+        note = SegmentNote(seg.text, seg.key, RAW, why or "")
+        if why is None:
+            name = catalogue.filter_for(seg.key) if seg.key else None
+            if name is None:
+                note.why = f"no filter for {seg.key!r}" if seg.key else "no command"
+            else:
+                note.action = REWRITTEN
+                note.filter = name
+        notes.append(note)
+        verdicts[id(seg)] = note
+        chosen.append((seg, note))
+
+    _apply_pipe_rules(segments, verdicts)
+
+    insert = settings.filter_program + " run "
+    positions = [seg.core_start for seg, note in chosen if note.action == REWRITTEN]
+    if not positions:
+        return Rewrite(command, command, notes)
+    parts = []
+    last = 0
+    for pos in sorted(positions):
+        parts.append(command[last:pos])
+        parts.append(insert)
+        last = pos
+    parts.append(command[last:])
+    return Rewrite(command, "".join(parts), notes)
+
+
+def _message(exc) -> str:
+    return getattr(exc, "message", None) or (str(exc.args[0]) if exc.args else repr(exc))
+
+
+def pipelines(segments) -> list:
+    """Top-level segments grouped into pipelines (lists of 1+ stages), in order."""
+    groups = []
+    current = []
+    for seg in segments:
+        if seg.nested is not None:
+            continue
+        current.append(seg)
+        if seg.separator not in ("|", "|&"):
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _apply_pipe_rules(segments, verdicts) -> None:
+    """One stage per pipeline may be rewritten: the last one whose output is not merely
+    displayed by what follows — the producer, or a final grep/rg (its producer then raw)."""
+    for stages in pipelines(segments):
+        fed = stages[0].position not in ("alone", "producer")  # a ( )/{ }/loop feeds it
+        feeds = stages[-1].position not in ("alone", "final")  # it feeds a ( )/{ }/loop
+        if feeds:
+            for seg in stages:
+                note = verdicts[id(seg)]
+                if note.action == REWRITTEN:
+                    note.action, note.filter = RAW, ""
+                    note.why = "feeds a compound command (its answer could change)"
+            continue
+        if len(stages) < 2 and not fed:
+            continue
+        k = 0
+        for i in range(len(stages) - 1, 0, -1):
+            if display_only_reason(stages[i]) is not None:
+                k = i
+                break
+        for i, seg in enumerate(stages):
+            note = verdicts[id(seg)]
+            if i > k:
+                note.action, note.filter, note.why = RAW, "", "displays the pipe's output"
+                continue
+            if note.action != REWRITTEN:
+                continue
+            if i == k and ((k == 0 and not fed) or pipe_consumer_name(seg) in GREP_PROGRAMS):
+                continue
+            note.action = RAW
+            note.filter = ""
+            if i < k:
+                note.why = (f"feeds {pipe_consumer_name(stages[k]) or 'a command'} "
+                            "(compacted input would change its answer)")
+            else:
+                note.why = "reads a pipe: only a final grep/rg is rewritten after a pipe"
+
+
+# ---------------------------------------------------------------------------------------------
+# the pipeline stage: records in, records with "rewritten" out
+
+EXIT_REWRITTEN = 0
+EXIT_UNCHANGED = 1
+
+
+class Rewriter:
+    """Answers records and bare commands for one `cc-rewrite` invocation."""
+
+    def __init__(self, cwd=None, explain: bool = False, settings=None, lookup=None):
+        self.cwd = cwd
+        self.explain = explain
+        self._settings = settings
+        self._lookup = lookup
+        self._catalogues: dict = {}
+
+    @property
+    def settings(self) -> RewriteSettings:
+        if self._settings is None:
+            self._settings = RewriteSettings.from_config()
+        return self._settings
+
+    def _cwd_for(self, rec) -> str:
+        cwd = rec.get("cwd") if rec is not None else None
+        if isinstance(cwd, str) and cwd:
+            return cwd
+        if self.cwd:
+            return self.cwd
+        try:
+            return os.getcwd()
+        except OSError:
+            return "/"
+
+    def catalogue(self, cwd: str) -> Catalogue:
+        found = self._catalogues.get(cwd)
+        if found is None:
+            found = self._catalogues[cwd] = Catalogue(cwd, self._lookup)
+        return found
+
+    def rewrite(self, command: str, rec=None) -> Rewrite:
+        return rewrite(command, self.catalogue(self._cwd_for(rec)), self.settings)
+
+    def answer_record(self, rec: dict):
+        if rec.get("decision") == "deny":
+            rec.pop("rewritten", None)
+            if self.explain:
+                return f"{rec['command']}\n(whole command)\traw: denied by the gate"
+            return rec
+        result = self.rewrite(rec["command"], rec)
+        if self.explain:
+            return "\n".join(result.explain())
+        if result.changed:
+            rec["rewritten"] = result.text
+        else:
+            rec.pop("rewritten", None)
+        return rec
+
+    def answer_bare(self, command: str):
+        try:
+            result = self.rewrite(command)
+        except Exception as exc:  # a bug must never lose the command: hand it back as it was
+            record.warn("cc-rewrite", f"leaving the command unchanged: internal error {exc!r}")
+            return command, False
+        text = "\n".join(result.explain()) if self.explain else result.text
+        return text, result.changed
+
+    def run(self, command_arg) -> int:
+        results = record.run_stage("cc-rewrite", command_arg, self.answer_record,
+                                   self.answer_bare)
+        if not results:
+            return EXIT_REWRITTEN  # record mode (or nothing but empty lines)
+        return EXIT_REWRITTEN if any(results) else EXIT_UNCHANGED

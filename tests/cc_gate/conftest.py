@@ -1,0 +1,18 @@
+"""Gate tests never read the real ~/.claude, ~/.gemini or ~/.cursor, nor /etc policy files."""
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.delenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", raising=False)
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    import cc_gate.rules as sources
+
+    monkeypatch.setattr(sources, "CLAUDE_MANAGED_SETTINGS", [str(tmp_path / "managed.json")])
+    monkeypatch.setattr(sources, "GEMINI_SYSTEM_SETTINGS", str(tmp_path / "gemini-system.json"))
+    sources._parsed.clear()
+    return home

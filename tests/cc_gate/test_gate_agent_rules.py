@@ -1,0 +1,121 @@
+"""The agents' own rule formats beyond `Bash(…)` lists: Codex `.rules`, VS Code autoApprove."""
+import pytest
+from settings_files import claude_settings, write_json
+
+from cc_gate.codex_rules import parse_rules
+from cc_gate.decision import decide
+from cc_gate.rules import load_rules
+
+CODEX_RULES = '''
+# Codex execpolicy rules
+prefix_rule(
+    pattern = ["git", ["push", "reset"]],
+    decision = "forbidden",
+    justification = "history is shared",   # trailing comment
+)
+prefix_rule(pattern=['npm', 'test'], decision='allow')
+prefix_rule(pattern = ["gh", "pr", "merge"], decision = "prompt", match = ["gh pr merge 1"])
+prefix_rule(pattern = ["rm"])   # no decision: read as prompt
+prefix_rule(pattern = [], decision = "allow")
+other_call(pattern = ["ls"], decision = "allow")
+'''
+
+
+def test_parse_codex_rules():
+    rules = parse_rules(CODEX_RULES, "~/.codex/rules/default.rules")
+    assert [(r.kind, r.pattern, r.text) for r in rules] == [
+        ("deny", "git push", 'prefix_rule(pattern=["git", ["push", "reset"]], decision=forbidden)'),
+        ("deny", "git reset", 'prefix_rule(pattern=["git", ["push", "reset"]], decision=forbidden)'),
+        ("allow", "npm test", 'prefix_rule(pattern=["npm", "test"], decision=allow)'),
+        ("ask", "gh pr merge", 'prefix_rule(pattern=["gh", "pr", "merge"], decision=prompt)'),
+        ("ask", "rm", 'prefix_rule(pattern=["rm"], decision=prompt)'),
+    ]
+
+
+@pytest.mark.parametrize("text", ['prefix_rule(pattern = ["x"', 'prefix_rule(pattern = ["x)'])
+def test_bad_codex_rules_raise(text):
+    with pytest.raises(ValueError):
+        parse_rules(text, "f")
+
+
+# (command, decision) under the Codex rules above
+CODEX_CASES = [
+    ("git push origin main", "deny"),
+    ("FOO=1 /usr/bin/git -C x push", "deny"),
+    ("git reset --hard", "deny"),
+    ("git pushy", "ask"),
+    ("npm test -- --watch", "allow"),
+    ("npm testing", "ask"),
+    ("gh pr merge 1", "ask"),
+    ("rm x", "ask"),
+    ("ls", "ask"),
+]
+
+
+@pytest.mark.parametrize("command, decision", CODEX_CASES)
+def test_codex_agent_uses_its_rules(private_home, tmp_path, command, decision):
+    write_json(private_home / ".codex/rules/default.rules", CODEX_RULES)
+    rules = load_rules("codex", str(tmp_path))
+    assert decide(command, rules).decision == decision
+
+
+def test_codex_rules_reason_and_codex_home(private_home, tmp_path, monkeypatch):
+    write_json(tmp_path / "ch/rules/team.rules", 'prefix_rule(pattern=["make", "deploy"], '
+                                                  'decision="forbidden")')
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "ch"))
+    write_json(private_home / ".claude/settings.json", claude_settings(allow=["Bash(make:*)"]))
+    verdict = decide("make deploy", load_rules("codex", str(tmp_path)))
+    assert (verdict.decision, verdict.reason) == (
+        "deny", f'deny rule prefix_rule(pattern=["make", "deploy"], decision=forbidden) '
+                f'in {tmp_path}/ch/rules/team.rules')
+    assert load_rules("claude", str(tmp_path)).deny == []  # only for --agent codex
+
+
+def test_unparsable_codex_file_is_skipped_with_a_warning(private_home, tmp_path):
+    write_json(private_home / ".codex/rules/bad.rules", 'prefix_rule(pattern=["x"')
+    write_json(private_home / ".codex/rules/good.rules", 'prefix_rule(pattern=["y"], '
+                                                         'decision="forbidden")')
+    rules = load_rules("codex", str(tmp_path))
+    assert [r.pattern for r in rules.deny] == ["y"]
+    assert rules.warnings == ["skipping ~/.codex/rules/bad.rules: cannot parse it (unclosed [)"]
+
+
+VSCODE = '''{
+  // Copilot agent mode: terminal auto-approval
+  "editor.tabSize": 2,
+  "chat.tools.terminal.autoApprove": {
+    "git status": true,
+    "/^npm (test|run lint)$/": true,
+    "/PUSH --FORCE/i": {"approve": false, "matchCommandLine": true},
+    "rm": false,
+    "/[unclosed/": true,
+    "cd": null,
+  },
+}'''
+
+VSCODE_CASES = [
+    ("git status --short", "allow"),
+    ("npm test", "allow"),
+    ("npm run lint", "allow"),
+    ("npm run lint --fix", "ask"),
+    ("git push --force", "ask"),
+    ("rm -rf x", "ask"),
+    ("git status && rm x", "ask"),
+    ("cd x", "ask"),
+]
+
+
+@pytest.mark.parametrize("command, decision", VSCODE_CASES)
+def test_copilot_agent_uses_vscode_auto_approve(private_home, tmp_path, command, decision):
+    write_json(tmp_path / "proj/.vscode/settings.json", VSCODE)
+    rules = load_rules("copilot", str(tmp_path / "proj"))
+    assert decide(command, rules).decision == decision
+
+
+def test_vscode_user_settings_and_reason(private_home, tmp_path):
+    write_json(private_home / ".config/Code/User/settings.json",
+               {"chat.tools.terminal.autoApprove": {"make": True}})
+    verdict = decide("make -j4", load_rules("copilot", str(tmp_path)))
+    assert (verdict.decision, verdict.reason) == (
+        "allow", 'allow rule "make": true in ~/.config/Code/User/settings.json')
+    assert decide("make -j4", load_rules("claude", str(tmp_path))).decision == "ask"
