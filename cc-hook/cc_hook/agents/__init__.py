@@ -1,0 +1,23 @@
+"""One module per agent. Each hook agent's module has the two pipeline codecs (hot path,
+imports nothing heavy) and describes where its hook is registered (used by `init`).
+
+- `decode(event: dict) -> dict | None`: the agent's event → a command record, or None when the
+  event is not a shell tool call this agent's hook should answer.
+- `encode(record: dict) -> dict | None`: the final record → the agent's JSON answer, or None
+  for "no answer" (then the stage prints `NO_ANSWER`: "" for most agents, "{}" for Cursor).
+"""
+
+HOOK_AGENTS = ("claude", "cursor", "copilot", "gemini", "codex")
+"""Agents whose hook runs the piped stages (decode | gate | rewrite | encode)."""
+
+PLUGIN_AGENTS = ("opencode",)
+RULES_AGENTS = ("cline", "windsurf")
+ALL_AGENTS = HOOK_AGENTS + PLUGIN_AGENTS + RULES_AGENTS
+
+
+def load(name: str):
+    """The agent's module; raises KeyError for an unknown agent name."""
+    if name not in ALL_AGENTS:
+        raise KeyError(name)
+    module = __import__(f"cc_hook.agents.{name}", fromlist=["_"])
+    return module

@@ -1,0 +1,83 @@
+"""Claude Code: PreToolUse hook on the Bash tool (DESIGN §8).
+
+Event: {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": …, …},
+"cwd": …, "session_id": …, "permission_mode": …}. Answer with a rewrite:
+{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow" (only on a
+gate allow), "permissionDecisionReason": …,
+"updatedInput": {<all tool_input fields>, "command": R}}};
+deny → permissionDecision "deny" with the gate's rule as the reason. Codex and Copilot reuse
+this shape.
+"""
+from ..record import command_record, decision_of, deny_reason, event_meta, rewrite_reason, \
+    rewritten_of, updated_input
+
+NAME = "claude"
+NO_ANSWER = ""
+SHELL_TOOLS = ("Bash",)
+EVENT_NAME = "PreToolUse"
+
+
+def decode_claude_shape(agent: str, event: dict, shell_tools) -> dict | None:
+    """Claude-shaped events (Claude Code, Codex, Copilot in VS Code)."""
+    if event.get("tool_name") not in shell_tools:
+        return None
+    event_name = event.get("hook_event_name", event.get("hookEventName", EVENT_NAME))
+    if event_name != EVENT_NAME:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    mode = event.get("permission_mode")
+    return command_record(agent, event, tool_input, hook_event_name=event_name,
+                          permission_mode=mode if isinstance(mode, str) else None)
+
+
+def encode_claude_shape(record: dict, allow_rewrite_without_allow: bool = True) -> dict | None:
+    event_name = event_meta(record).get("hook_event_name") or EVENT_NAME
+    decision = decision_of(record)
+    if decision == "deny":
+        return {"hookSpecificOutput": {"hookEventName": event_name, "permissionDecision": "deny",
+                                       "permissionDecisionReason": deny_reason(record)}}
+    rewritten = rewritten_of(record)
+    if rewritten is None:
+        return None
+    if decision != "allow" and not allow_rewrite_without_allow:
+        return None
+    output = {"hookEventName": event_name}
+    if decision == "allow":
+        output["permissionDecision"] = "allow"
+    output["permissionDecisionReason"] = rewrite_reason(record)
+    output["updatedInput"] = updated_input(record, rewritten)
+    return {"hookSpecificOutput": output}
+
+
+def decode(event: dict) -> dict | None:
+    return decode_claude_shape(NAME, event, SHELL_TOOLS)
+
+
+def encode(record: dict) -> dict | None:
+    return encode_claude_shape(record)
+
+
+# -- install (cold path: imports inside)
+def artifacts(scope: str, root: str, ctx) -> list:
+    import os
+
+    from ..artifacts import JsonRegistration, LineInFile, OwnedFile
+    from ..hook_script import template
+
+    if scope == "global":
+        base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(ctx.user_home, ".claude")
+    else:
+        base = os.path.join(root, ".claude")
+    note_dir = base if scope == "global" else root
+    return [
+        OwnedFile(os.path.join(note_dir, "CONTEXTCRAWLER.md"), template("CONTEXTCRAWLER.md"),
+                  "awareness note"),
+        LineInFile(os.path.join(note_dir, "CLAUDE.md"), "@CONTEXTCRAWLER.md",
+                   "@CONTEXTCRAWLER.md reference"),
+        JsonRegistration(os.path.join(base, "settings.json"), ("hooks", "PreToolUse"),
+                         {"matcher": "Bash",
+                          "hooks": [{"type": "command", "command": ctx.hook_command}]},
+                         nested=True, description="hooks.PreToolUse (matcher Bash)"),
+    ]

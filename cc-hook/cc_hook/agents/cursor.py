@@ -1,0 +1,52 @@
+"""Cursor: preToolUse hook with matcher "Shell" (DESIGN §8).
+
+Event: {"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": …},
+"workspace_roots": […], …}, possibly starting with a UTF-8 BOM. Answer with a rewrite:
+{"continue": true, "permission": "allow"|"ask", "updated_input": {<tool_input>, "command": R}};
+deny → {"continue": true, "permission": "deny", "user_message": …, "agent_message": …};
+no change → {} (Cursor expects a JSON object on every call).
+"""
+from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
+
+NAME = "cursor"
+NO_ANSWER = "{}"
+SHELL_TOOLS = (None, "Shell", "shell", "run_terminal_cmd", "terminal")
+
+
+def decode(event: dict) -> dict | None:
+    if event.get("tool_name") not in SHELL_TOOLS:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    cwd = tool_input.get("cwd") or event.get("cwd")
+    roots = event.get("workspace_roots")
+    if not cwd and isinstance(roots, list) and roots and isinstance(roots[0], str):
+        cwd = roots[0]
+    return command_record(NAME, event, tool_input, cwd=cwd)
+
+
+def encode(record: dict) -> dict | None:
+    decision = decision_of(record)
+    if decision == "deny":
+        reason = deny_reason(record)
+        return {"continue": True, "permission": "deny", "user_message": reason,
+                "agent_message": reason}
+    rewritten = rewritten_of(record)
+    if rewritten is None:
+        return None
+    return {"continue": True, "permission": "allow" if decision == "allow" else "ask",
+            "updated_input": updated_input(record, rewritten)}
+
+
+def artifacts(scope: str, root: str, ctx) -> list:
+    import os
+
+    from ..artifacts import JsonRegistration
+
+    base = os.path.join(ctx.user_home if scope == "global" else root, ".cursor")
+    return [
+        JsonRegistration(os.path.join(base, "hooks.json"), ("hooks", "preToolUse"),
+                         {"command": ctx.hook_command, "matcher": "Shell"}, nested=False,
+                         description="hooks.preToolUse (matcher Shell)", seed={"version": 1}),
+    ]

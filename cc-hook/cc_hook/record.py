@@ -1,0 +1,67 @@
+"""Building command records from events, and the pieces of answers every agent shares.
+
+Hot path: imports nothing.
+"""
+import os
+
+REASON_PREFIX = "contextcrawler"
+
+
+def command_record(agent: str, event: dict, tool_input: dict, cwd=None, **extra) -> dict | None:
+    """The record for a shell tool call, or None when it carries no usable command."""
+    command = tool_input.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return None
+    if not isinstance(cwd, str) or not cwd:
+        cwd = event.get("cwd")
+    if not isinstance(cwd, str) or not cwd:
+        cwd = os.getcwd()
+    record = {"agent": agent, "cwd": cwd, "command": command, "input": tool_input}
+    meta = {key: value for key, value in extra.items() if value is not None}
+    if meta:
+        record["event"] = meta
+    return record
+
+
+def event_meta(record: dict) -> dict:
+    meta = record.get("event")
+    return meta if isinstance(meta, dict) else {}
+
+
+def decision_of(record: dict) -> str:
+    """allow | ask | deny; anything missing or unknown counts as ask (never auto-allowed)."""
+    decision = record.get("decision")
+    return decision if decision in ("allow", "deny") else "ask"
+
+
+def rewritten_of(record: dict) -> str | None:
+    """The rewritten command, or None when nothing changed (or the gate denied)."""
+    rewritten = record.get("rewritten")
+    if not isinstance(rewritten, str) or not rewritten.strip():
+        return None
+    if rewritten == record.get("command") or decision_of(record) == "deny":
+        return None
+    return rewritten
+
+
+def updated_input(record: dict, rewritten: str) -> dict:
+    """Every field of the agent's original tool input, with the command replaced."""
+    original = record.get("input")
+    fields = dict(original) if isinstance(original, dict) else {}
+    fields["command"] = rewritten
+    return fields
+
+
+def deny_reason(record: dict) -> str:
+    reason = record.get("reason")
+    if isinstance(reason, str) and reason:
+        return f"{REASON_PREFIX}: {reason}"
+    return f"{REASON_PREFIX}: denied by a deny rule"
+
+
+def rewrite_reason(record: dict) -> str:
+    reason = record.get("reason")
+    text = f"{REASON_PREFIX}: output filtered through cc-filter run"
+    if isinstance(reason, str) and reason:
+        text += f"; gate {decision_of(record)}: {reason}"
+    return text

