@@ -181,6 +181,7 @@ def test_trust_shows_file_and_risks_then_records(capsys, tmp_path, monkeypatch, 
 
 
 def test_readme_embeds_the_real_usage():
-    with open(os.path.join(os.path.dirname(cli.__file__), "..", "README.md")) as f:
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(repo, "cc-filter", "README.md")) as f:
         readme = f.read()
     assert cli._usage().strip() in readme
