@@ -85,6 +85,9 @@ def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
                 path = os.path.join(directory, f"{stem}~{n}.log")
         try:
             _write_bounded(fd, raw, policy.max_file_size)
+        except BaseException:
+            os.unlink(path)  # a partial copy (disk full) would point the agent at a lie
+            raise
         finally:
             os.close(fd)
         rotate(directory, policy.max_files)

@@ -117,7 +117,9 @@ def connect(path: str | None = None, *, readonly: bool = False) -> sqlite3.Conne
 
 
 def _connect_readonly(path: str) -> sqlite3.Connection:
-    if not os.path.exists(path):
+    """An existing database, read-only; an empty schema in memory when there is none yet
+    (no file, or the empty file left behind when creating it failed on a full disk)."""
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
         db = sqlite3.connect(":memory:", isolation_level=None)
         _migrate(db, ":memory:")
         return db

@@ -83,3 +83,19 @@ def test_existing_directory_is_tightened_but_not_a_sticky_one(tmp_path):
     path = tee.write(raw, ["x"], tee.TeePolicy(directory=str(shared)))
     assert os.stat(shared).st_mode & 0o7777 == 0o1777
     assert os.stat(path).st_mode & 0o777 == 0o600
+
+
+def test_a_tee_file_that_cannot_be_written_whole_is_removed(tmp_path, monkeypatch):
+    """Disk full half way: no partial file stays behind for a hint to point at."""
+    raw = SpillBuffer()
+    raw.write(b"x" * 5000)
+    real_write = os.write
+
+    def full_disk(fd, data):
+        real_write(fd, bytes(data[:100]))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tee.os, "write", full_disk)
+    directory = tmp_path / "tee"
+    assert tee.write(raw, ["cargo", "test"], tee.TeePolicy(directory=str(directory))) is None
+    assert list(directory.iterdir()) == []

@@ -85,3 +85,12 @@ def test_salvage_reads_rows_of_a_healthy_file(ctxcrl_home):
     db.close()
     rows = store.salvage_rows(home.db_path())
     assert [r[0] for r in rows] == ["x"]
+
+
+def test_readonly_open_of_an_empty_file_reads_as_an_empty_database(tmp_path):
+    """Creating the database on a full disk can leave a 0-byte file behind; reading it must
+    give an empty report, not `no such table: records`."""
+    path = tmp_path / "tracking.db"
+    path.write_bytes(b"")
+    db = store.connect(str(path), readonly=True)
+    assert db.execute("SELECT count(*) FROM records").fetchone()[0] == 0
