@@ -24,7 +24,42 @@ bench *areas:
 
 # Re-capture every filter fixture from the real tools (see tests/fixtures/README.md)
 fixtures *groups:
-    bash tests/fixtures/capture/all.sh {{groups}}
+    #!/usr/bin/env bash
+    set -euo pipefail
+    # the tools of .tools/ (`just fixture-tools`) unless PYTHON_TOOLS etc. say otherwise;
+    # without .tools/ they come from PATH
+    tools="{{justfile_directory()}}/.tools"
+    if [ -d "$tools/py" ]; then
+        export PYTHON_TOOLS="${PYTHON_TOOLS:-$tools/py/bin}" LINT_TOOLS="${LINT_TOOLS:-$tools/py/bin}"
+    fi
+    if [ -d "$tools/node" ]; then export NODE_TOOLS="${NODE_TOOLS:-$tools/node}"; fi
+    if [ -d "$tools/ts5" ]; then export TSC5="${TSC5:-$tools/ts5/node_modules/.bin/tsc}"; fi
+    exec bash tests/fixtures/capture/all.sh {{groups}}
+
+# Install the tools the fixture capture scripts run (Debian packages, .tools/py, .tools/node)
+fixture-tools:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    # Debian packages as root (or with sudo); into .tools/ a venv (py) and two npm folders (node,
+    # ts5), pinned to the versions the committed fixtures were captured with. Node.js 20+ with
+    # npm, and Rust with clippy (rustup), must be there already.
+    sudo=""
+    if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tree ripgrep shellcheck \
+        golang-go clang gcc g++ make procps curl wget gh util-linux
+    command -v npm >/dev/null || { echo "fixture-tools: needs Node.js 20+ with npm" >&2; exit 1; }
+    tools="{{justfile_directory()}}/.tools"
+    test -x "$tools/py/bin/python" || python3 -m venv "$tools/py"
+    "$tools/py/bin/python" -m pip install -q --upgrade pip
+    "$tools/py/bin/python" -m pip install -q pytest==9.2.0 mypy==2.4.1 pyright==1.1.414 \
+        ruff==0.17.6 black==26.10.1 yamllint==1.38.0 uv==0.13.9
+    "$tools/py/bin/pyright" --version  # fetches pyright's npm package now, not during a capture
+    mkdir -p "$tools/node" "$tools/ts5"
+    npm install --prefix "$tools/node" --no-fund --no-audit --loglevel=error jest@30.5.2 \
+        vitest@3.2.7 vite@7.3.8 mocha@12.0.3 typescript@7.0.2 eslint@10.15.0 @eslint/js@10.0.1 \
+        prettier@3.10.1 pnpm@12.21.0 yarn@1.22.22
+    npm install --prefix "$tools/ts5" --no-fund --no-audit --loglevel=error typescript@5.9.3
 
 # Re-write filter output snapshots after an intended change (review the diff!)
 snapshots *args:

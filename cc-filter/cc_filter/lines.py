@@ -3,7 +3,13 @@
 Filters call these instead of re-implementing them, so `+N more` and `line (×N)` read the same
 everywhere. The ANSI pattern is compiled on first use: `re` costs ~10 ms to import and the
 passthrough path (`cc-filter run true`) never needs it.
+
+Also here, because many filters need them: `CappedLines` (a run of lines kept as head + tail),
+`LazyPattern` (a regex compiled on first use) and `TrimmedLineFilter` (the base of filters that
+read a tool's human report line by line, with a pass-through for machine formats).
 """
+from cc_filter.filter import Filter
+
 _ansi = None
 
 
@@ -105,3 +111,114 @@ def has_line_longer_than(block, limit: int, end: int | None = None) -> bool:
             return True
         start = found + 1
     return False
+
+
+class CappedLines:
+    """A run of lines keeping its first `head` and last `tail` once it exceeds `limit`. Memory
+    stays bounded: past the limit only a rolling window of the tail is held."""
+
+    __slots__ = ("limit", "head", "tail", "kept", "last", "count")
+
+    def __init__(self, limit: int, head: int, tail: int):
+        self.limit, self.head, self.tail = limit, head, tail
+        self.kept: list[str] = []
+        self.last: list[str] = []
+        self.count = 0
+
+    def add(self, line: str) -> None:
+        self.count += 1
+        if self.count <= self.limit:
+            self.kept.append(line)
+            return
+        if self.count == self.limit + 1:  # from now on: head + rolling tail
+            self.last = self.kept[self.head:]
+            del self.kept[self.head:]
+        self.last.append(line)
+        if len(self.last) > 4 * self.tail + 64:
+            del self.last[:-self.tail]
+
+    def extend(self, lines: list[str]) -> None:
+        """`add` each of `lines` (a batch: the same result, faster)."""
+        i, n = 0, len(lines)
+        while i < n and self.count <= self.limit:
+            self.add(lines[i])
+            i += 1
+        if i < n:
+            self.last.extend(lines[i:] if i else lines)
+            self.count += n - i
+            if len(self.last) > 4 * self.tail + 64:
+                del self.last[:-self.tail]
+
+    def attach(self, line: str) -> None:
+        """A line that belongs to the previous one (`\\ No newline at end of file`): shown
+        with it, not counted."""
+        (self.kept if self.count <= self.limit else self.last).append(line)
+
+    @property
+    def capped(self) -> bool:
+        return self.count > self.limit
+
+    def parts(self) -> tuple[list[str], int, list[str]]:
+        """(head, number of lines left out, tail); all lines and 0, [] while not capped."""
+        if self.count <= self.limit:
+            return list(self.kept), 0, []
+        return list(self.kept), self.count - self.head - self.tail, self.last[-self.tail:]
+
+    def render(self, noun: str = "lines") -> list[str]:
+        """The lines, or head + `... (N lines omitted)` + tail."""
+        head, left_out, tail = self.parts()
+        return head + [omitted(left_out, noun)] + tail if self.capped else head
+
+
+class LazyPattern:
+    """A regex compiled on its first use, so that importing a filter never imports `re`
+    (~10 ms). Flags go inline (`(?i)…`). `.compiled` is the `re.Pattern`."""
+
+    __slots__ = ("pattern", "_compiled")
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+        self._compiled = None
+
+    @property
+    def compiled(self):
+        if self._compiled is None:
+            import re
+
+            self._compiled = re.compile(self.pattern)
+        return self._compiled
+
+    def match(self, text: str):
+        return self.compiled.match(text)
+
+    def search(self, text: str):
+        return self.compiled.search(text)
+
+    def fullmatch(self, text: str):
+        return self.compiled.fullmatch(text)
+
+    def sub(self, replacement, text: str, count: int = 0) -> str:
+        return self.compiled.sub(replacement, text, count)
+
+
+class TrimmedLineFilter(Filter):
+    """Base of the filters that read a tool's human report line by line (test runners,
+    compilers, type checkers). `feed` removes ANSI colours and trailing blanks; when the
+    subclass set `self.passthrough` (the user asked for JSON, a listing, `--help` …) every
+    line then passes unchanged, else blank lines are skipped and the rest goes to
+    `feed_trimmed(line, stripped)` (`stripped`: the line without its indentation too), which
+    returns or yields the output lines (returning None: none)."""
+
+    passthrough = False
+
+    def feed(self, line: str):
+        line = strip_ansi(line).rstrip()
+        if self.passthrough:
+            return (line,)
+        stripped = line.strip()
+        if not stripped:
+            return ()
+        return self.feed_trimmed(line, stripped) or ()
+
+    def feed_trimmed(self, line: str, stripped: str):
+        return (line,)

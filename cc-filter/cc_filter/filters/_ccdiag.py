@@ -13,26 +13,16 @@ lines, g++'s `required from ‘…’` chain inside system headers, gcc's "each 
 is reported only once" note, duplicates.
 Imports `re` only when the first line is fed.
 """
+from cc_filter.lines import LazyPattern
 
 _NOTE_LIMIT = 3
 _NOTE_WIDTH = 240
 _KEEP_LIMIT = 200
 _NOISE_NOTES = ("each undeclared identifier is reported only once",)
 
-_rx = None
-
-
-def _patterns():
-    global _rx
-    if _rx is None:
-        import re
-
-        _rx = (
-            re.compile(r"^([^\s:][^:]*:\d+(?::\d+)?): "
-                       r"(fatal error|error|warning|note|remark): (.*)$"),
-            re.compile(r"^\d+ (?:warning|error)s? (?:and \d+ (?:warning|error)s? )?generated\.$"),
-        )
-    return _rx
+_MESSAGE = LazyPattern(r"^([^\s:][^:]*:\d+(?::\d+)?): "
+                       r"(fatal error|error|warning|note|remark): (.*)$")
+_SUMMARY = LazyPattern(r"^\d+ (?:warning|error)s? (?:and \d+ (?:warning|error)s? )?generated\.$")
 
 
 def _system_path(text: str) -> bool:
@@ -99,8 +89,7 @@ class CDiagnostics:
         return len(self.errors) + len(self.warnings)
 
     def feed(self, line: str) -> bool:
-        message, summary = _patterns()
-        match = message.match(line)
+        match = _MESSAGE.match(line)
         if match:
             self.in_message = self.expect_excerpt = True
             location, severity, text = match.groups()
@@ -136,7 +125,7 @@ class CDiagnostics:
             if line not in self.linker:
                 self.linker.append(line)
             return True
-        if summary.match(line) or line in ("compilation terminated.",) or line.startswith(
+        if _SUMMARY.match(line) or line in ("compilation terminated.",) or line.startswith(
                 "cc1: all warnings being treated as errors") or line.startswith(
                 "cc1plus: all warnings being treated as errors"):
             self.in_message = False

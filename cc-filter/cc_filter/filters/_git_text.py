@@ -3,10 +3,14 @@
 - `GitMessages`: blank lines and transfer progress dropped, `hint:` blocks joined into one line
   per paragraph without the advice-toggle boilerplate, ref-update lines (`   a1..b2  main ->
   main`) without their alignment padding. Everything else passes unchanged, in order.
+- `GitMessageFilter`: the base of the filters that read git's messages that way (git-fetch,
+  git-push, git-add, git-branch, git-pull).
+- `HintBlock`: a run of `hint:` lines held until it is complete, then condensed.
 - `is_git_noise(line)`: progress lines (`Counting objects: 100% (5/5), done.`).
 
 Imports nothing heavy (no `re`): it runs on the `cc-filter run` path.
 """
+from cc_filter.filter import Filter
 from cc_filter.lines import strip_ansi
 
 _PROGRESS = (
@@ -83,20 +87,41 @@ def condense_hint(block: list[str]) -> list[str]:
     return out
 
 
+class HintBlock:
+    """`hold(line)` keeps a `hint:` line (True) and refuses any other (False); `flush()` gives
+    the run held so far, condensed (`condense_hint`), and starts a new one."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self):
+        self.lines: list[str] = []
+
+    def hold(self, line: str) -> bool:
+        if line.startswith("hint:"):
+            self.lines.append(line)
+            return True
+        return False
+
+    def flush(self) -> list[str]:
+        if not self.lines:
+            return []
+        block, self.lines = self.lines, []
+        return condense_hint(block)
+
+
 class GitMessages:
     """Streams git's messages: noise out, hints condensed, ref lines compacted."""
 
-    __slots__ = ("hint",)
+    __slots__ = ("hints",)
 
     def __init__(self):
-        self.hint: list[str] = []
+        self.hints = HintBlock()
 
     def feed(self, line: str) -> list[str]:
         line = strip_ansi(line).rstrip()
-        if line.startswith("hint:"):
-            self.hint.append(line)
+        if self.hints.hold(line):
             return []
-        out = self.flush()
+        out = self.hints.flush()
         if not line.strip() or is_git_noise(line) or line == "remote:":
             return out
         if is_ref_line(line):
@@ -105,7 +130,26 @@ class GitMessages:
         return out
 
     def flush(self) -> list[str]:
-        if not self.hint:
-            return []
-        block, self.hint = self.hint, []
-        return condense_hint(block)
+        return self.hints.flush()
+
+
+class GitMessageFilter(Filter):
+    """Base of the filters over git's messages: each line goes through `GitMessages`, what it
+    keeps goes through `take(lines)` (default: shown as it is); at the end the last held hint
+    is taken too, then `summary()` follows."""
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.messages = GitMessages()
+
+    def take(self, lines: list[str]) -> list[str]:
+        return lines
+
+    def summary(self) -> list[str]:
+        return []
+
+    def feed(self, line):
+        return self.take(self.messages.feed(line))
+
+    def finish(self, exit_code):
+        return self.take(self.messages.flush()) + self.summary()

@@ -1,4 +1,4 @@
-"""rustc / cargo diagnostics, shared by the cargo-build and cargo-test filters.
+"""rustc / cargo diagnostics, shared by the cargo-build, cargo-install and cargo-test filters.
 
 `RustDiagnostics.feed(line)` takes every line of cargo's human output and returns True when the
 line belonged to a diagnostic or to cargo's build chatter (and was consumed), False when the
@@ -13,8 +13,13 @@ Dropped: `Compiling` / `Checking` / `Fresh` / `Blocking` … progress, source ex
 `^^^` markers, `= note:` / `= help:` lines, "Some errors have detailed explanations" and "For
 more information about this error" hints, duplicate diagnostics (lib and lib-test builds
 report the same warning twice).
-Imports nothing at module level; `re` is never needed.
+`machine_format(argv)` tells when the user asked for JSON messages or a listing (passed
+through), and `CargoMessages` is the base of the filters whose whole output is diagnostics plus
+cargo's own lines (cargo-build, cargo-install).
+Imports nothing heavy; `re` is never needed.
 """
+from cc_filter.filter import Filter
+from cc_filter.lines import strip_ansi
 
 _PROGRESS = ("Compiling ", "Checking ", "Fresh ", "Blocking ", "Updating ", "Downloading ",
              "Downloaded ", "Locking ", "Adding ", "Documenting ", "Packaging ", "Verifying ",
@@ -218,3 +223,50 @@ class RustDiagnostics:
         lines.extend(self.summary)
         self.warnings, self.summary = [], []
         return lines
+
+
+def machine_format(argv: list[str]) -> bool:
+    """True when the user asked cargo for JSON messages or a listing: pass it through."""
+    for i, arg in enumerate(argv):
+        if arg.startswith("--message-format=json") or (
+                arg == "--message-format" and i + 1 < len(argv) and argv[i + 1].startswith("json")):
+            return True
+        if arg in ("--help", "-h", "-V", "--version", "--list"):
+            return True
+        if arg == "--format" and i + 1 < len(argv) and argv[i + 1] in ("json", "junit", "terse"):
+            return True
+    return False
+
+
+class CargoMessages(Filter):
+    """Base of cargo-build and cargo-install: every line, ANSI colours removed, goes through
+    `RustDiagnostics` (errors shown as they end, warnings and cargo's summary at the end); a
+    line that is none of theirs is shown as `other(line)` returns it (blank lines dropped).
+    `edit(line)` sees each line first and may change it or drop it (None). JSON messages and
+    listings pass through unchanged (`machine_format`)."""
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = machine_format(argv)
+        self.diagnostics = RustDiagnostics()
+
+    def edit(self, line: str) -> str | None:
+        return line
+
+    def other(self, line: str) -> str:
+        return line
+
+    def feed(self, line: str):
+        line = strip_ansi(line).rstrip()
+        if self.passthrough:
+            yield line
+            return
+        line = self.edit(line)
+        if line is None:
+            return
+        if not self.diagnostics.feed(line) and line.strip():
+            yield self.other(line)
+        yield from self.diagnostics.drain()
+
+    def finish(self, exit_code: int):
+        yield from self.diagnostics.finish()

@@ -10,36 +10,22 @@ artifact-reuse hint (and the `intermediate artifacts can be found at …` tail o
 Nothing is injected. Tested with cargo 1.95 (local `--path` installs; the registry is not
 reachable here, and its progress lines are the same `Downloading`/`Downloaded` ones).
 """
-from cc_filter.filter import Filter
-from cc_filter.filters._rustc import RustDiagnostics
-from cc_filter.filters.cargo_build import machine_format
-from cc_filter.lines import strip_ansi
+from cc_filter.filters._rustc import CargoMessages
 
 _HINTS = ("To reuse those artifacts with a future compilation",)
 
 
-class CargoInstall(Filter):
+class CargoInstall(CargoMessages):
     name = "cargo-install"
     match_command = r"^cargo install(\s|$)"
     description = "cargo install: installed packages and errors; build progress dropped"
 
-    def __init__(self, argv: list[str]):
-        super().__init__(argv)
-        self.passthrough = machine_format(argv)
-        self.diagnostics = RustDiagnostics()
-
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
+    def edit(self, line: str) -> str | None:
         if line.startswith(_HINTS):
-            return
+            return None
         if line.startswith("error: failed to compile `") and ", intermediate artifacts" in line:
-            line = line.split(", intermediate artifacts", 1)[0]
-        if not self.diagnostics.feed(line) and line.strip():
-            yield line.strip()
-        yield from self.diagnostics.drain()
+            return line.split(", intermediate artifacts", 1)[0]
+        return line
 
-    def finish(self, exit_code: int):
-        yield from self.diagnostics.finish()
+    def other(self, line: str) -> str:
+        return line.strip()  # `  Installed package …`: cargo's right-aligned status words

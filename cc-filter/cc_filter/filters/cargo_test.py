@@ -18,8 +18,7 @@ reachable), so `cargo nextest` is not matched. Tested with cargo / rustc 1.95.0 
 and -q output, workspace runs with --no-fail-fast).
 """
 from cc_filter.filter import Filter
-from cc_filter.filters._rustc import RustDiagnostics
-from cc_filter.filters.cargo_build import machine_format
+from cc_filter.filters._rustc import RustDiagnostics, machine_format
 from cc_filter.lines import strip_ansi
 
 _SECTION_LIMIT = 40

@@ -7,27 +7,25 @@ the hash and subject columns goes (`* main 3b35ca3 [origin/main: ahead 1] Subjec
 Errors (`fatal: a branch named 'x' already exists`, `error: … not fully merged`) and
 `Deleted branch x (was 1a2b3c4).` pass unchanged; hints are condensed.
 """
-from cc_filter.filter import Filter
-from cc_filter.filters._git_text import GitMessages
+from cc_filter.filters._git_text import GitMessageFilter
 from cc_filter.lines import cap
 
 LIST_LIMIT = 150
 
 
-class GitBranch(Filter):
+class GitBranch(GitMessageFilter):
     name = "git-branch"
     match_command = r"^git branch(\s|$)"
     description = "git branch: every branch, padding and remote prefixes compacted"
 
     def __init__(self, argv):
         super().__init__(argv)
-        self.messages = GitMessages()
         self.branches: list[str] = []
         self.remotes: dict[str, list[str]] = {}
         self.other: list[str] = []
         self.dropped = False
 
-    def _take(self, lines):
+    def take(self, lines):
         for line in lines:
             if len(line) > 2 and line[:2] in ("* ", "  ", "+ ") and not line[2].isspace():
                 mark, rest = line[:2], line[2:]
@@ -40,13 +38,9 @@ class GitBranch(Filter):
                 self.branches.append(mark + " ".join(words))
             else:
                 self.other.append(line)
+        return []  # all is shown at the end, branches first
 
-    def feed(self, line):
-        self._take(self.messages.feed(line))
-        return []
-
-    def finish(self, exit_code):
-        self._take(self.messages.flush())
+    def summary(self):
         out = list(self.branches)
         for remote, names in self.remotes.items():
             out.append(f"  remotes/{remote}: " + ", ".join(names))

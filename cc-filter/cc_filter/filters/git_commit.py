@@ -9,7 +9,7 @@ reason the commit failed.
 Hook output and errors pass unchanged, so a failing pre-commit hook shows every line it printed.
 """
 from cc_filter.filter import Filter
-from cc_filter.filters._git_text import condense_hint
+from cc_filter.filters._git_text import HintBlock
 from cc_filter.filters.git_status import StatusCompactor
 from cc_filter.lines import cap, strip_ansi
 
@@ -26,16 +26,14 @@ class GitCommit(Filter):
         self.status = StatusCompactor(keep_footers=True)
         self.committed = False
         self.files: list[str] = []
-        self.hint: list[str] = []
+        self.hints = HintBlock()
         self.dropped = False
 
     def feed(self, line):
         line = strip_ansi(line)
-        if line.startswith("hint:"):
-            self.hint.append(line)
+        if self.hints.hold(line):
             return []
-        out = condense_hint(self.hint) if self.hint else []
-        self.hint = []
+        out = self.hints.flush()
         if line.startswith("[") and "] " in line and not self.committed:
             self.committed = True
             return out + self.status.finish() + [line]
@@ -54,7 +52,7 @@ class GitCommit(Filter):
         return out + self.status.feed(line)
 
     def finish(self, exit_code):
-        out = condense_hint(self.hint) if self.hint else []
+        out = self.hints.flush()
         out += self.status.finish()
         if len(self.files) > FILE_LIMIT:
             self.dropped = True

@@ -19,7 +19,7 @@ lines, only capped at `HUNK_LIMIT` lines. ANSI colours (`--color`) are removed.
 `DiffCompactor` is shared with git-show, git-log (`-p`) and git-stash (`show -p`).
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.lines import CappedLines, strip_ansi
 
 SIDE_LIMIT = 30
 SIDE_HEAD = 15
@@ -31,44 +31,6 @@ HUNK_TAIL = 20
 _OUT, _HEADER, _FILE, _HUNK, _COMBINED, _BINARY = range(6)
 _CONTEXT_FLAGS = ("-U", "--unified", "-W", "--function-context", "--inter-hunk-context")
 _WORD_FLAGS = ("--word-diff", "--color-words")
-
-
-class CappedLines:
-    """A run of lines keeping its first `head` and last `tail` once it exceeds `limit`."""
-
-    __slots__ = ("limit", "head", "tail", "kept", "last", "count")
-
-    def __init__(self, limit: int, head: int, tail: int):
-        self.limit, self.head, self.tail = limit, head, tail
-        self.kept: list[str] = []
-        self.last: list[str] = []
-        self.count = 0
-
-    def add(self, line: str) -> None:
-        self.count += 1
-        if self.count <= self.limit:
-            self.kept.append(line)
-            return
-        if self.count == self.limit + 1:  # from now on: head + rolling tail
-            self.last = self.kept[self.head:]
-            del self.kept[self.head:]
-        self.last.append(line)
-        if len(self.last) > 4 * self.tail + 64:
-            del self.last[:-self.tail]
-
-    def attach(self, line: str) -> None:
-        """A line that belongs to the previous one (`\\ No newline at end of file`): shown
-        with it, not counted."""
-        (self.kept if self.count <= self.limit else self.last).append(line)
-
-    @property
-    def capped(self) -> bool:
-        return self.count > self.limit
-
-    def render(self, noun: str = "lines") -> list[str]:
-        if self.count <= self.limit:
-            return list(self.kept)
-        return self.kept + [omitted(self.count - self.head - self.tail, noun)] + self.last[-self.tail:]
 
 
 def _range(start: int, count: int) -> str:

@@ -4,22 +4,11 @@ Kept: `From <remote>`, each ref line (`a1..b2 main -> origin/main`, `* [new bran
 origin/x`, `- [deleted] (none) -> origin/y`, `! [rejected] …`), errors whole. Dropped: transfer
 progress, blank lines; `hint:` paragraphs become one line each. Fetching nothing prints nothing.
 """
-from cc_filter.filter import Filter
-from cc_filter.filters._git_text import GitMessages
+from cc_filter.filters._git_text import GitMessageFilter
 
 
-class GitFetch(Filter):
+class GitFetch(GitMessageFilter):
     name = "git-fetch"
     match_command = r"^git fetch(\s|$)"
     description = "git fetch: ref updates and errors, no progress"
     on_empty = "ok"
-
-    def __init__(self, argv):
-        super().__init__(argv)
-        self.messages = GitMessages()
-
-    def feed(self, line):
-        return self.messages.feed(line)
-
-    def finish(self, exit_code):
-        return self.messages.flush()

@@ -9,7 +9,7 @@ line but a patch's passes through (only ANSI colours removed), `-n`/`--max-count
 limit stay the user's. Nothing is injected. Only a log with no limit of the user's and more than
 `LOG_LIMIT` commits is capped, with `... (N commits omitted)` (the runner's tee keeps all).
 
-`LogCompactor` is shared with git-show.
+`LogCompactor` and `CommitFilter` (the filter around it) are shared with git-show.
 """
 from cc_filter.filter import Filter
 from cc_filter.filters.git_diff import DiffCompactor, wants_context, wants_word_diff
@@ -201,17 +201,18 @@ class LogCompactor:
         return out
 
 
-class GitLog(Filter):
-    name = "git-log"
-    match_command = r"^git log(\s|$)"
-    description = "git log: one line per commit (hash, date, author, subject), merges kept"
+class CommitFilter(Filter):
+    """Base of git-log and git-show: the output goes through a `LogCompactor` (context lines
+    kept when the user asked for them, headers as the user shaped them), or, with
+    `passthrough` (word diffs, and whatever the subclass adds), every line passes with only its
+    ANSI colours removed."""
 
-    def __init__(self, argv):
+    def __init__(self, argv: list[str], passthrough: bool = False, limit: int | None = None,
+                 body_limit: int = BODY_LIMIT):
         super().__init__(argv)
-        self.passthrough = wants_word_diff(argv)
-        self.log = LogCompactor(keep_context=wants_context(argv),
-                                limit=None if user_limit(argv) else LOG_LIMIT,
-                                raw_headers=user_format(argv))
+        self.passthrough = passthrough or wants_word_diff(argv)
+        self.log = LogCompactor(keep_context=wants_context(argv), limit=limit,
+                                body_limit=body_limit, raw_headers=user_format(argv))
         self.dropped = False
 
     def feed(self, line):
@@ -225,3 +226,12 @@ class GitLog(Filter):
         out = self.log.finish()
         self.dropped = self.log.dropped
         return out
+
+
+class GitLog(CommitFilter):
+    name = "git-log"
+    match_command = r"^git log(\s|$)"
+    description = "git log: one line per commit (hash, date, author, subject), merges kept"
+
+    def __init__(self, argv):
+        super().__init__(argv, limit=None if user_limit(argv) else LOG_LIMIT)

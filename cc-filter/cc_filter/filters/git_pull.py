@@ -7,26 +7,24 @@ merge/rebase results, errors. Dropped: `Auto-merging <file>` (a conflict names i
 itself), `create mode` lines, transfer progress, blank lines; `hint:` paragraphs become one line
 each (the commands a hint lists stay lines of their own).
 """
-from cc_filter.filter import Filter
-from cc_filter.filters._git_text import GitMessages
+from cc_filter.filters._git_text import GitMessageFilter
 from cc_filter.lines import cap
 
 STAT_LIMIT = 40
 
 
-class GitPull(Filter):
+class GitPull(GitMessageFilter):
     name = "git-pull"
     match_command = r"^git pull(\s|$)"
     description = "git pull: refs, fast-forward/merge result, changed files, conflicts"
 
     def __init__(self, argv):
         super().__init__(argv)
-        self.messages = GitMessages()
         self.updating = ""
         self.stat: list[str] = []
         self.dropped = False
 
-    def _take(self, lines):
+    def take(self, lines):
         out = []
         for line in lines:
             if line.startswith("Updating ") and ".." in line:
@@ -59,11 +57,6 @@ class GitPull(Filter):
             self.dropped = True
         return ["  " + s for s in cap(stat, STAT_LIMIT, "more files")]
 
-    def feed(self, line):
-        return self._take(self.messages.feed(line))
-
-    def finish(self, exit_code):
-        out = self._take(self.messages.flush())
-        if self.updating:
-            out.append(f"Updating {self.updating}")
+    def summary(self):
+        out = [f"Updating {self.updating}"] if self.updating else []
         return out + self._stat()

@@ -7,22 +7,11 @@ transfer progress (`Enumerating objects…`, `Writing objects…`, `Total …`),
 hint boilerplate: each `hint:` paragraph becomes one line without its `See 'git push --help'`
 sentence.
 """
-from cc_filter.filter import Filter
-from cc_filter.filters._git_text import GitMessages
+from cc_filter.filters._git_text import GitMessageFilter
 
 
-class GitPush(Filter):
+class GitPush(GitMessageFilter):
     name = "git-push"
     match_command = r"^git push(\s|$)"
     description = "git push: ref results and errors, no progress, hints condensed"
     on_empty = "ok"
-
-    def __init__(self, argv):
-        super().__init__(argv)
-        self.messages = GitMessages()
-
-    def feed(self, line):
-        return self.messages.feed(line)
-
-    def finish(self, exit_code):
-        return self.messages.flush()

@@ -8,10 +8,7 @@ changes capped). Passed through unchanged: `--stat`, `--name-only`, `--name-stat
 `git show <rev>:<path>` (a file's content). With `--format`/`--pretty`/`--oneline` the header
 stays as the user shaped it; only the patch is compacted.
 """
-from cc_filter.filter import Filter
-from cc_filter.filters.git_diff import wants_context, wants_word_diff
-from cc_filter.filters.git_log import LogCompactor, user_format
-from cc_filter.lines import strip_ansi
+from cc_filter.filters.git_log import CommitFilter
 
 BODY_LIMIT = 30
 _SUMMARY_FLAGS = ("--stat", "--name-only", "--name-status", "--numstat", "--shortstat", "--raw",
@@ -28,27 +25,12 @@ def shows_a_file(argv: list[str]) -> bool:
     return False
 
 
-class GitShow(Filter):
+class GitShow(CommitFilter):
     name = "git-show"
     match_command = r"^git show(\s|$)"
     description = "git show: commit on one line, message, patch compacted like git diff"
 
     def __init__(self, argv):
-        super().__init__(argv)
-        self.passthrough = (shows_a_file(argv) or wants_word_diff(argv)
-                            or any(a.startswith(_SUMMARY_FLAGS) for a in argv[2:]))
-        self.log = LogCompactor(keep_context=wants_context(argv), body_limit=BODY_LIMIT,
-                                raw_headers=user_format(argv))
-        self.dropped = False
-
-    def feed(self, line):
-        if self.passthrough:
-            return [strip_ansi(line)]
-        return self.log.feed(line)
-
-    def finish(self, exit_code):
-        if self.passthrough:
-            return []
-        out = self.log.finish()
-        self.dropped = self.log.dropped
-        return out
+        summary_only = any(a.startswith(_SUMMARY_FLAGS) for a in argv[2:])
+        super().__init__(argv, passthrough=shows_a_file(argv) or summary_only,
+                         body_limit=BODY_LIMIT)

@@ -7,7 +7,7 @@ advice) plus `Dropped refs/stash@{0} (…)`, or `CONFLICT (…)` lines and `The 
 dropped (a conflict names its file itself); hints are condensed.
 """
 from cc_filter.filter import Filter
-from cc_filter.filters._git_text import condense_hint
+from cc_filter.filters._git_text import HintBlock
 from cc_filter.filters.git_diff import DiffCompactor, wants_context
 from cc_filter.filters.git_status import StatusCompactor
 from cc_filter.lines import strip_ansi
@@ -22,7 +22,7 @@ class GitStash(Filter):
         super().__init__(argv)
         self.status = StatusCompactor()
         self.diff = DiffCompactor(keep_context=wants_context(argv))
-        self.hint: list[str] = []
+        self.hints = HintBlock()
         self.listing = len(argv) > 2 and argv[2] == "list"
         self.dropped = False
 
@@ -30,11 +30,9 @@ class GitStash(Filter):
         if self.listing:
             return [line]
         line = strip_ansi(line)
-        if line.startswith("hint:"):
-            self.hint.append(line)
+        if self.hints.hold(line):
             return []
-        out = condense_hint(self.hint) if self.hint else []
-        self.hint = []
+        out = self.hints.flush()
         if self.diff.in_diff or line.startswith(("diff --git ", "diff --cc ")):
             return out + self.diff.feed(line)
         if line.startswith("Auto-merging "):
@@ -42,7 +40,7 @@ class GitStash(Filter):
         return out + self.status.feed(line)
 
     def finish(self, exit_code):
-        out = condense_hint(self.hint) if self.hint else []
+        out = self.hints.flush()
         out += self.diff.finish() + self.status.finish()
         self.dropped = self.diff.dropped or self.status.dropped
         return out

@@ -9,8 +9,7 @@ Passes everything through for `-json`, `-n`, `-x` (the user asked to see the com
 Injects nothing. Tested with go1.19.8 (Debian bookworm's golang-go); the formats are the same
 through go1.23.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import TrimmedLineFilter
 
 
 def _package_path(stripped: str) -> bool:
@@ -20,7 +19,7 @@ def _package_path(stripped: str) -> bool:
     return "/" in stripped or stripped.isidentifier() or stripped == "command-line-arguments"
 
 
-class GoBuild(Filter):
+class GoBuild(TrimmedLineFilter):
     name = "go-build"
     match_command = r"^go (build|vet|install)(\s|$)"
     description = "go build/vet: errors with file:line:col under their package, -v noise dropped"
@@ -31,13 +30,8 @@ class GoBuild(Filter):
         self.verbose = "-v" in argv
         self.packages = 0
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped or line.startswith(("go: downloading", "go: finding", "go: extracting")):
+    def feed_trimmed(self, line: str, stripped: str):
+        if line.startswith(("go: downloading", "go: finding", "go: extracting")):
             return
         if self.verbose and _package_path(stripped):
             self.packages += 1

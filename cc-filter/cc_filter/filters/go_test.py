@@ -14,8 +14,7 @@ Passes everything through for `-json`, `-list` and `-h`. Injects nothing.
 Tested with go1.19.8 (Debian bookworm's golang-go): plain, -v, panics, build and vet
 failures; the text format is unchanged through go1.23 (go1.20+ adds `=== NAME` lines, handled).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import TrimmedLineFilter
 
 _LOG_LIMIT = 30
 _SKIP_LIMIT = 10
@@ -34,7 +33,7 @@ def _project_frame(func: str, location: str) -> bool:
     return not func.startswith(_STDLIB_FUNCS) and not any(m in location for m in _GOROOT_MARKS)
 
 
-class GoTest(Filter):
+class GoTest(TrimmedLineFilter):
     name = "go-test"
     match_command = r"^go test(\s|$)"
     description = "go test: failing tests and their logs, panics, build errors, package results"
@@ -55,14 +54,7 @@ class GoTest(Filter):
         self.frame_func: str | None = None
         self.panic_text = ""
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped:
-            return
+    def feed_trimmed(self, line: str, stripped: str):
         if self.in_panic:
             if line.startswith(("FAIL\t", "ok  \t", "FAIL ")) or stripped in ("FAIL", "PASS"):
                 self.in_panic = False

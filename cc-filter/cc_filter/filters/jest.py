@@ -16,13 +16,11 @@ Passes everything through for `--json`, `--listTests`, `--showConfig`, `--help`,
 Injects nothing. Tested with jest 30.5.2 (default and --verbose, assertion failures, a syntax
 error in a test file, no tests found); the layout is the same in jest 27-29.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.filters._js_test import JsTestReport
 
 _PASSTHROUGH = frozenset(("--json", "--listTests", "--showConfig", "--help", "-h", "--version",
                           "-v"))
 _FRAMES = 2
-_BLOCK_LIMIT = 60
 _CONSOLE_LIMIT = 10
 _NOTABLE_LIMIT = 10
 
@@ -40,7 +38,7 @@ def _library_frame(stripped: str) -> bool:
     return "node_modules/" in stripped or "node:internal" in stripped or "(<anonymous>)" in stripped
 
 
-class Jest(Filter):
+class Jest(JsTestReport):
     name = "jest"
     match_command = r"^jest(\s|$)"
     description = "jest: failing tests with assertion messages and locations, summary lines"
@@ -50,23 +48,14 @@ class Jest(Filter):
         self.passthrough = any(a in _PASSTHROUGH or a.startswith("--json") for a in argv)
         self.suite_failed = False  # the current file printed FAIL
         self.in_block = False
-        self.block_lines = 0
         self.frames = 0
         self.console = 0
         self.in_console = False
         self.notable = 0
-        self.dropped = 0
         self.pending_code: tuple[str, str] | None = None  # the `> 6 | code` line of a block
         self.in_listing = False  # between `PASS/FAIL file` and the file's first `●` block
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped:
-            return
+    def feed_trimmed(self, line: str, stripped: str):
         if self.in_block and not line.startswith(" "):
             yield from self._flush_code()
         if line.startswith(("PASS ", "FAIL ")):
@@ -142,31 +131,23 @@ class Jest(Filter):
                 number, code = pending
                 if location.split(":")[-2:-1] == [number]:
                     # the frame and the code frame point at the same line: `path:6:26: code`
-                    yield from self._add(f"{location}: {code}")
+                    yield from self.block_line(f"{location}: {code}")
                     return
-                yield from self._add(f"> {number} | {code}")
-            yield from self._add(stripped)
+                yield from self.block_line(f"> {number} | {code}")
+            yield from self.block_line(stripped)
             return
         if stripped.startswith("expect(received).") and (
                 "(expected)" in stripped or stripped.split(" //")[0].endswith("()")):
             return  # the matcher's signature: the source line below shows the same call
         yield from self._flush_code()
-        yield from self._add(line[4:] if line.startswith("    ") else line.strip())
+        yield from self.block_line(line[4:] if line.startswith("    ") else line.strip())
 
     def _flush_code(self):
         if self.pending_code is not None:
             number, code = self.pending_code
             self.pending_code = None
-            yield from self._add(f"> {number} | {code}")
-
-    def _add(self, line: str):
-        if self.block_lines < _BLOCK_LIMIT:
-            self.block_lines += 1
-            yield line
-        else:
-            self.dropped += 1
+            yield from self.block_line(f"> {number} | {code}")
 
     def finish(self, exit_code: int):
         yield from self._flush_code()
-        if self.dropped:
-            yield f"… ({self.dropped} more lines omitted)"
+        yield from self.dropped_note()

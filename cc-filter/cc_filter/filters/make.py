@@ -13,9 +13,8 @@ Passes everything through for `-n` / `--dry-run` / `-p` / `--print-data-base` / 
 Injects nothing. Tested with GNU Make 4.3 (Debian bookworm) with gcc 12.2 recipes: builds,
 `make test` recipes passing and failing, recursive `make -C`, `-k`, a missing target.
 """
-from cc_filter.filter import Filter
 from cc_filter.filters._ccdiag import CDiagnostics
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import TrimmedLineFilter
 
 _PASSTHROUGH = frozenset(("-n", "--dry-run", "--just-print", "--recon", "-p", "--print-data-base",
                           "--help", "-h", "-v", "--version", "-q", "--question"))
@@ -53,7 +52,7 @@ def _build_command(stripped: str) -> bool:
     return len(words) == 2 and words[0] in _KBUILD
 
 
-class Make(Filter):
+class Make(TrimmedLineFilter):
     name = "make"
     match_command = r"^(make|gmake)(\s|$)"
     description = "make: recipe output on failure, diagnostics grouped, commands and dirs dropped"
@@ -67,14 +66,7 @@ class Make(Filter):
         self.messages: list[tuple[int, str]] = []  # (position in output, make's message)
         self.commands = 0
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped:
-            return
+    def feed_trimmed(self, line: str, stripped: str):
         if _make_message(stripped):
             if "Entering directory" in stripped or "Leaving directory" in stripped:
                 return

@@ -13,27 +13,17 @@ Passes everything through for machine reporters (`--reporter json|xunit|tap|…`
 `--help`, `--version`, `--list-files`. Injects nothing. Tested with mocha 12.0.3 (spec
 reporter, node:assert failures) on Node 20; the spec reporter is unchanged since mocha 6.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.filters._js_test import JsTestReport, reporters
 
 _FRAMES = 2
-_BLOCK_LIMIT = 60
 _PENDING_LIMIT = 10
 _HUMAN_REPORTERS = ("spec", "dot", "list", "progress", "min", "nyan", "landing")
 
 
 def _machine_output(argv: list[str]) -> bool:
-    for i, arg in enumerate(argv):
-        if arg in ("--help", "-h", "--version", "-V", "--list-files", "--list-reporters"):
-            return True
-        value = None
-        if arg.startswith("--reporter="):
-            value = arg.split("=", 1)[1]
-        elif arg in ("--reporter", "-R") and i + 1 < len(argv):
-            value = argv[i + 1]
-        if value is not None and value not in _HUMAN_REPORTERS:
-            return True
-    return False
+    return any(
+        a in ("--help", "-h", "--version", "-V", "--list-files", "--list-reporters") for a in argv
+    ) or any(r not in _HUMAN_REPORTERS for r in reporters(argv, ("--reporter", "-R")))
 
 
 def _count_line(stripped: str) -> bool:
@@ -41,7 +31,7 @@ def _count_line(stripped: str) -> bool:
     return len(words) >= 2 and words[0].isdigit() and words[1] in ("passing", "failing", "pending")
 
 
-class Mocha(Filter):
+class Mocha(JsTestReport):
     name = "mocha"
     match_command = r"^mocha(\s|$)"
     description = "mocha: failing tests with assertion and location, pass/fail counts"
@@ -52,20 +42,11 @@ class Mocha(Filter):
         self.in_details = False
         self.header: list[str] | None = None  # the lines of `1) suite` … `test:` being joined
         self.frames = 0
-        self.block_lines = 0
         self.pending = 0
-        self.dropped = 0
         self.node_diff = False
         self.skipping_diff = False
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped:
-            return
+    def feed_trimmed(self, line: str, stripped: str):
         if _count_line(stripped):
             self.in_details = stripped.split()[1] in ("failing", "pending") or self.in_details
             yield stripped
@@ -98,14 +79,10 @@ class Mocha(Filter):
                     self.frames >= _FRAMES:
                 return
             self.frames += 1
-        if self.block_lines < _BLOCK_LIMIT:
-            self.block_lines += 1
-            # frames and the error's first line lose mocha's indentation; the message lines
-            # node:assert printed keep theirs (its diffs are aligned by it)
-            first = self.block_lines == 1
-            yield stripped if first or stripped.startswith("at ") else line
-        else:
-            self.dropped += 1
+        # frames and the error's first line lose mocha's indentation; the message lines
+        # node:assert printed keep theirs (its diffs are aligned by it)
+        first = self.block_lines == 0
+        yield from self.block_line(stripped if first or stripped.startswith("at ") else line)
 
     def _take_header(self) -> str:
         header, self.header = self.header, None
@@ -131,5 +108,4 @@ class Mocha(Filter):
     def finish(self, exit_code: int):
         if self.header:
             yield self._take_header()
-        if self.dropped:
-            yield f"… ({self.dropped} more lines omitted)"
+        yield from self.dropped_note()

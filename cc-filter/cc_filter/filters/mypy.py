@@ -15,35 +15,20 @@ Passes everything through for machine formats the user asked for (`-O json`, `--
 Injects nothing. Tested with mypy 2.4.1 (compiled) on Python 3.11 (plain, --pretty, --strict,
 syntax errors); the line format is the same in mypy 1.x.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import LazyPattern, TrimmedLineFilter
 
 _GROUP_MIN = 3
 
-_rx = None
-_quoted = None
+_QUOTED = LazyPattern(r'"[^"]*"')
+_MESSAGE = LazyPattern(r"^([^\s:][^:]*?):(\d+)((?::\d+)*): (error|warning|note): (.*)$")
 
 
 def _template(text: str) -> tuple[str, list[str]]:
     """`Call to untyped function "load" in typed context` → (`… function "…" in …`, ["load"])."""
-    global _quoted
     if '"' not in text:
         return text, []
-    if _quoted is None:
-        import re
-
-        _quoted = re.compile(r'"[^"]*"')
-    values = [m[1:-1] for m in _quoted.findall(text)]
-    return _quoted.sub('"…"', text), values
-
-
-def _message_pattern():
-    global _rx
-    if _rx is None:
-        import re
-
-        _rx = re.compile(r"^([^\s:][^:]*?):(\d+)((?::\d+)*): (error|warning|note): (.*)$")
-    return _rx
+    values = [m[1:-1] for m in _QUOTED.compiled.findall(text)]
+    return _QUOTED.sub('"…"', text), values
 
 
 class _Entry:
@@ -60,7 +45,7 @@ class _Entry:
         return [f"{self.path}:{self.where}: {self.severity}: {self.text}", *self.notes]
 
 
-class Mypy(Filter):
+class Mypy(TrimmedLineFilter):
     name = "mypy"
     match_command = r"^(mypy|dmypy (run|check))(\s|$)"
     description = "mypy: errors with file:line and codes; --pretty excerpts and repeats folded"
@@ -72,14 +57,10 @@ class Mypy(Filter):
         self.last: _Entry | None = None  # the message wrapped lines are joined to (--pretty)
         self.in_excerpt = False
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
+    def feed_trimmed(self, line: str, stripped: str):
+        if line.startswith(("LOG:", "TRACE:")):
             return
-        if not line or line.startswith(("LOG:", "TRACE:")):
-            return
-        match = _message_pattern().match(line)
+        match = _MESSAGE.match(line)
         if match:
             path, lineno, cols, severity, text = match.groups()
             self.in_excerpt = False

@@ -12,8 +12,7 @@ without the log-file pointer. `--json` and `--parseable` output passes through u
 
 Nothing is injected. Tested with npm 11.19 (the tree format is the same since npm 7).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import TrimmedLineFilter
 
 _GLYPHS = frozenset("│├└─┬ ")
 _PASSTHROUGH = ("--json", "--parseable", "-p", "--long", "-l")
@@ -35,7 +34,7 @@ def _asks_about_packages(argv: list[str]) -> bool:
     return False
 
 
-class NpmLs(Filter):
+class NpmLs(TrimmedLineFilter):
     name = "npm-ls"
     match_command = r"^npm (ls|list|la|ll)(\s|$)"
     description = "npm ls: compact tree, deduped repeats dropped from whole-tree listings"
@@ -48,12 +47,7 @@ class NpmLs(Filter):
         self.deduped = 0
         self.nodes: list[tuple[int, str]] = []  # (depth, "name@version …") of the tree
 
-    def feed(self, line: str):
-        text = strip_ansi(line).rstrip()
-        if self.passthrough:
-            return (text,)
-        if not text.strip():
-            return ()
+    def feed_trimmed(self, text: str, stripped: str):
         if text.startswith(("npm error", "npm ERR!")):
             if "A complete log of this run" in text:
                 return ()

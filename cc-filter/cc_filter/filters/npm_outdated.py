@@ -7,8 +7,7 @@ The table's `Location` column goes when it is only `node_modules/<name>` for eve
 and version stays (a `MISSING` current version too). `--json` and `--parseable` output passes
 through unchanged. Nothing is injected. Tested with npm 11.19.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import TrimmedLineFilter
 
 _PASSTHROUGH = ("--json", "--parseable", "-p")
 
@@ -32,7 +31,7 @@ def _cells(text: str) -> list[str]:
     return cells
 
 
-class NpmOutdated(Filter):
+class NpmOutdated(TrimmedLineFilter):
     name = "npm-outdated"
     match_command = r"^npm (outdated)(\s|$)"
     description = "npm outdated: compact rows, redundant columns dropped"
@@ -44,12 +43,7 @@ class NpmOutdated(Filter):
         self.rows: list[list[str]] = []
         self.other: list[str] = []
 
-    def feed(self, line: str):
-        text = strip_ansi(line).rstrip()
-        if self.passthrough:
-            return (text,)
-        if not text.strip():
-            return ()
+    def feed_trimmed(self, text: str, stripped: str):
         cells = _cells(text)
         if self.header is None and cells[:2] == ["Package", "Current"]:
             self.header = cells

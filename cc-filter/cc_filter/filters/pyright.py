@@ -13,8 +13,7 @@ prints the same layout.
 """
 import os
 
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import LazyPattern, TrimmedLineFilter
 
 _SETUP_PREFIXES = (
     "No configuration file found", "Loading configuration file", "Loading pyproject.toml",
@@ -26,19 +25,10 @@ _SETUP_PREFIXES = (
     "Binding ", "Emitting ", "Long operation", "Heap size", "Heap stats", "Watching ",
 )
 
-_rx = None
+_DIAGNOSTIC = LazyPattern(r"^ *(\S.*?):(\d+):(\d+) - (error|warning|information): ")
 
 
-def _diagnostic():
-    global _rx
-    if _rx is None:
-        import re
-
-        _rx = re.compile(r"^ *(\S.*?):(\d+):(\d+) - (error|warning|information): ")
-    return _rx
-
-
-class Pyright(Filter):
+class Pyright(TrimmedLineFilter):
     name = "pyright"
     match_command = r"^(pyright|basedpyright)(\s|$)"
     description = "pyright: diagnostics with file:line:col and rule, setup noise dropped"
@@ -72,15 +62,8 @@ class Pyright(Filter):
             return text.replace(self.root, "")
         return text
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped:
-            return
-        match = _diagnostic().match(line)
+    def feed_trimmed(self, line: str, stripped: str):
+        match = _DIAGNOSTIC.match(line)
         if match:
             if not self.root and match.group(1).startswith("/"):
                 self._find_root(match.group(1))

@@ -4,13 +4,14 @@ A longer output keeps its first `HEAD` lines (printed as they arrive) and its la
 lines around one marker that names the omitted range and the exact command that prints it:
 `... lines 101–870 omitted (sed -n '101,870p' data/app.log)` — for `tail` or several files,
 `tail -n 500 app.log | sed -n '101,470p'`. A line longer than `LINE_LIMIT` characters is cut
-with `… [N more chars]`. Memory stays bounded (the tail is a rolling window).
+with `… [N more chars]`. Memory stays bounded (`CappedLines`: the tail is a rolling window).
 
 Only the plain forms are touched: `cat FILE…`, `head`/`tail` with `-n N`/`-N`/`--lines=N`
 (`-q`/`-v` too). Anything else — other options (`cat -A`, `head -c`), `tail -f`, reading stdin
 — passes through unchanged.
 """
 from cc_filter.filter import Filter
+from cc_filter.lines import CappedLines
 
 VERBATIM_LIMIT = 250
 HEAD = 100
@@ -63,9 +64,7 @@ class Read(Filter):
     def __init__(self, argv):
         super().__init__(argv)
         self.files, self.plain = parse_read(argv)
-        self.count = 0
-        self.pending: list[str] = []  # lines HEAD+1 .. VERBATIM_LIMIT, until the total is known
-        self.tail: list[str] = []
+        self.lines = CappedLines(VERBATIM_LIMIT, HEAD, TAIL)
         self.dropped = False
 
     def _cut(self, line: str) -> str:
@@ -77,19 +76,15 @@ class Read(Filter):
     def feed(self, line):
         if not self.plain:
             return [line]
-        self.count += 1
-        if self.count <= HEAD:
-            return [self._cut(line)]
-        if self.count <= VERBATIM_LIMIT:
-            self.pending.append(line)
-            return []
-        if self.pending:
-            self.tail = self.pending
-            self.pending = []
-        self.tail.append(line)
-        if len(self.tail) > 4 * TAIL + 256:
-            del self.tail[:-TAIL]
-        return []
+        self.lines.add(line)
+        return [self._cut(line)] if self.lines.count <= HEAD else []
+
+    def feed_lines(self, lines):
+        if not self.plain:
+            return lines
+        room = HEAD - self.lines.count
+        self.lines.extend(lines)
+        return [self._cut(line) for line in lines[:room]] if room > 0 else []
 
     def _hint(self, first: int, last: int) -> str:
         program = self.argv[0].rsplit("/", 1)[-1]
@@ -101,10 +96,11 @@ class Read(Filter):
     def finish(self, exit_code):
         if not self.plain:
             return []
-        if self.count <= VERBATIM_LIMIT:
-            return [self._cut(l) for l in self.pending]
+        head, left_out, tail = self.lines.parts()
+        rest = [self._cut(line) for line in head[HEAD:]]  # the first HEAD are printed already
+        if not self.lines.capped:
+            return rest
         self.dropped = True
-        tail = self.tail[-TAIL:]
-        first, last = HEAD + 1, self.count - len(tail)
+        first, last = HEAD + 1, HEAD + left_out
         marker = f"... lines {first}–{last} omitted ({self._hint(first, last)})"
-        return [marker] + [self._cut(l) for l in tail]
+        return rest + [marker] + [self._cut(line) for line in tail]

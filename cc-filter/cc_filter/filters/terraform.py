@@ -11,8 +11,7 @@ destroyed resources, `Refreshing state…` lines, the symbol legend and the `-ou
 stay. init: only its result (`Terraform has been successfully initialized!`), warnings and
 errors. Nothing is injected; `-json` output passes through. Tested with Terraform 1.11.4.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import TrimmedLineFilter
 
 _ACTIONS = (" will be created", " will be updated in-place", " will be destroyed",
             " must be replaced", " will be read during apply", " must be ", " will be ",
@@ -38,7 +37,7 @@ _LEGEND = ("+ create", "~ update in-place", "- destroy", "-/+ destroy and then c
            "+/- create replacement and then destroy", "<= read (data resources)")
 
 
-class Terraform(Filter):
+class Terraform(TrimmedLineFilter):
     name = "terraform"
     match_command = r"^terraform (plan|apply|destroy|init|validate|refresh)(\s|$)"
     description = "terraform plan/apply: resource actions and changed attributes; noise dropped"
@@ -67,13 +66,7 @@ class Terraform(Filter):
         where = ".".join(self.path)
         return f"  {symbol} {where}: {rest.strip()}" if where else f"  {symbol} {rest.strip()}"
 
-    def feed(self, line: str):
-        text = strip_ansi(line).rstrip()
-        if self.passthrough:
-            return (text,)
-        body = text.strip()
-        if not body:
-            return ()
+    def feed_trimmed(self, text: str, body: str):
         # error and warning boxes: ╷ │ ╵
         if body[0] in "╷╵":
             self.in_box = body[0] == "╷"

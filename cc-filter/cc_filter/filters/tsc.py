@@ -11,24 +11,14 @@ Passes everything through for `--listFiles`, `--listFilesOnly`, `--showConfig`, 
 Injects nothing. Tested with TypeScript 7.0.2 (the native tsc) and 5.9.3, plain and --pretty;
 both print the same layouts.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import LazyPattern, TrimmedLineFilter
 
 _PASSTHROUGH = frozenset(("--listFiles", "--listFilesOnly", "--showConfig", "--help", "-h",
                           "--version", "-v", "--explainFiles", "--extendedDiagnostics",
                           "--diagnostics", "--all", "--init", "--listEmittedFiles"))
 _TABLE_LIMIT = 10
 
-_rx = None
-
-
-def _pretty_header():
-    global _rx
-    if _rx is None:
-        import re
-
-        _rx = re.compile(r"^\S.*:\d+:\d+ - (error|warning|message|suggestion) TS\d+: ")
-    return _rx
+_PRETTY_HEADER = LazyPattern(r"^\S.*:\d+:\d+ - (error|warning|message|suggestion) TS\d+: ")
 
 
 def _location_only(stripped: str) -> bool:
@@ -37,7 +27,7 @@ def _location_only(stripped: str) -> bool:
     return len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit() and " " not in stripped
 
 
-class Tsc(Filter):
+class Tsc(TrimmedLineFilter):
     name = "tsc"
     match_command = r"^(tsc|vue-tsc|tsgo)(\s|$)"
     description = "tsc: diagnostics with location and TS code; --pretty excerpts dropped"
@@ -50,14 +40,7 @@ class Tsc(Filter):
         self.table_dropped = 0
         self.in_table = False
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped:
-            return
+    def feed_trimmed(self, line: str, stripped: str):
         if stripped.startswith("Found ") and " error" in stripped:
             self.related = None
             yield stripped
@@ -76,7 +59,7 @@ class Tsc(Filter):
                     self.table_dropped += 1
                 return
             self.in_table = False
-        if _pretty_header().match(line):
+        if _PRETTY_HEADER.match(line):
             self.related = None
             yield line
             return

@@ -15,27 +15,17 @@ Passes everything through for json / junit / tap reporters, `vitest list`, `--he
 `--version`. Injects nothing. Tested with vitest 3.2.7 on vite 7 and Node 20 (default and
 --reporter=verbose, assertion failures, an import error in a test file).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.filters._js_test import JsTestReport, reporters
 
 _MACHINE_REPORTERS = ("json", "junit", "tap", "tap-flat", "hanging-process", "html", "blob")
-_BLOCK_LIMIT = 60
 _NOTABLE_LIMIT = 10
 _PENDING_LIMIT = 200
 
 
 def _machine_output(argv: list[str]) -> bool:
-    for i, arg in enumerate(argv):
-        value = None
-        if arg.startswith("--reporter="):
-            value = arg.split("=", 1)[1]
-        elif arg == "--reporter" and i + 1 < len(argv):
-            value = argv[i + 1]
-        if value in _MACHINE_REPORTERS:
-            return True
-        if arg in ("--help", "-h", "--version", "-v", "list") or arg.startswith("--outputFile"):
-            return True
-    return False
+    return any(r in _MACHINE_REPORTERS for r in reporters(argv)) or any(
+        a in ("--help", "-h", "--version", "-v", "list") or a.startswith("--outputFile")
+        for a in argv)
 
 
 def _frame_line(stripped: str):
@@ -46,7 +36,7 @@ def _frame_line(stripped: str):
     return number, code
 
 
-class Vitest(Filter):
+class Vitest(JsTestReport):
     name = "vitest"
     match_command = r"^vitest(\s|$)"
     description = "vitest: failing tests with assertion, diff and location, summary lines"
@@ -55,8 +45,6 @@ class Vitest(Filter):
         super().__init__(argv)
         self.passthrough = _machine_output(argv)
         self.in_details = False
-        self.block_lines = 0
-        self.dropped = 0
         self.failing: list[tuple[str, str]] = []  # (test name, its `× …` / `→ …` line)
         self.reported: set[str] = set()  # names that got a FAIL block
         self.current_file = ""
@@ -66,14 +54,7 @@ class Vitest(Filter):
         self.root = ""  # the project folder the RUN banner names: paths under it made relative
         self.message = ""  # the last `AssertionError: …` line, which diffs may only repeat
 
-    def feed(self, line: str):
-        line = strip_ansi(line).rstrip()
-        if self.passthrough:
-            yield line
-            return
-        stripped = line.strip()
-        if not stripped:
-            return
+    def feed_trimmed(self, line: str, stripped: str):
         if stripped.startswith("⎯"):
             yield from self._flush_location()
             self.in_details = self.in_details or "Failed" in stripped or "Unhandled" in stripped \
@@ -137,7 +118,7 @@ class Vitest(Filter):
             number, code = frame
             if self.location is not None and number == self.location[1]:
                 location, self.location = self.location[0], None
-                yield from self._add(f"{location}: {code.strip()}")
+                yield from self.block_line(f"{location}: {code.strip()}")
             return
         if stripped.startswith("❯ "):
             yield from self._flush_location()
@@ -150,7 +131,7 @@ class Vitest(Filter):
                 prefix = " ".join(words[:-1])
                 self.location = (f"{prefix} {where}".strip() if prefix else where, parts[1])
                 return
-            yield from self._add(stripped)
+            yield from self.block_line(stripped)
             return
         if line.startswith(("- ", "+ ", "  ")) or line in ("-", "+"):
             self.diff.append(line)  # held: a one-value diff only repeats the error message
@@ -163,7 +144,7 @@ class Vitest(Filter):
             self.message = line
         if self.root and self.root in line:
             line = line.replace(self.root, "")
-        yield from self._add(line)
+        yield from self.block_line(line)
 
     def _in_message(self, value: str) -> bool:
         value = value.strip()
@@ -176,25 +157,17 @@ class Vitest(Filter):
                 self._in_message(d[2:]) for d in body):
             return
         for line in diff:
-            yield from self._add(line)
+            yield from self.block_line(line)
 
     def _flush_location(self):
         yield from self._flush_diff()
         if self.location is not None:
             location, self.location = self.location[0], None
-            yield from self._add(location)
-
-    def _add(self, line: str):
-        if self.block_lines < _BLOCK_LIMIT:
-            self.block_lines += 1
-            yield line
-        else:
-            self.dropped += 1
+            yield from self.block_line(location)
 
     def finish(self, exit_code: int):
         yield from self._flush_location()
         for name, line in self.failing:
             if name not in self.reported:
                 yield line
-        if self.dropped:
-            yield f"… ({self.dropped} more lines omitted)"
+        yield from self.dropped_note()

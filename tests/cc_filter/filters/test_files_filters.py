@@ -233,7 +233,7 @@ def test_read_memory_stays_bounded():
     f = read.Read(["cat", "x"])
     for i in range(200_000):
         list(f.feed(f"line {i}"))
-    assert len(f.tail) <= 4 * read.TAIL + 256 + 1
+    assert len(f.lines.last) <= 4 * read.TAIL + 256 + 1
     out = list(f.finish(0))
     assert out[0] == f"... lines {read.HEAD + 1}–{200_000 - read.TAIL} omitted (sed -n '{read.HEAD + 1},{200_000 - read.TAIL}p' x)"
     assert out[-1] == "line 199999"
