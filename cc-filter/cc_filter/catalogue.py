@@ -11,7 +11,11 @@ starts with: `^git status` before `^git`), then by name.
 Cheap by construction, because cc-rewrite asks on every agent command: the index of every tier
 (name, pattern, kind, and for TOML the validated spec) is cached with `marshal` in the data
 directory and rebuilt for one directory only when that directory's or one of its files'
-mtime/size changed, so `tomllib` and the filter modules are only touched after an edit.
+mtime/size changed, so `tomllib` and the filter modules are only touched after an edit. The
+built-in directory is part of the installed package, so a lookup checks only its own mtime
+(a file added, removed or replaced); `refresh()` — run by the cold commands (`list`, `which`,
+`show`, `test`) — also sees a built-in file edited in place. The entries are read once per
+process (`reset()` forgets them, e.g. after writing filter files).
 Patterns of the common shapes (`^git status(\\s|$)`, `^(cat|head)(\\s|$)`) are matched with
 `str.startswith`; `re` is imported only when a key could match some other pattern.
 
@@ -123,7 +127,9 @@ def tier_dirs(cwd: str | None = None) -> list[tuple[str, str]]:
 # -- the index -------------------------------------------------------------------------------
 _cache: dict | None = None
 _cache_path_loaded: str | None = None
+_entries: dict = {}  # (cwd, user dir, built-in dir, index path) → entries, once per process
 _warned: set = set()
+_broken: list = []  # user/project entries a rebuild found broken, not reported yet
 
 
 def _index_path() -> str:
@@ -137,7 +143,9 @@ def _load_cache() -> dict:
         return _cache
     try:
         with open(path, "rb") as f:
-            version, dirs = marshal.load(f)
+            # marshal.loads of the bytes: marshal.load(f) reads the file in small pieces,
+            # ~10x the instructions for this index
+            version, dirs = marshal.loads(f.read())
         if version != _INDEX_VERSION or not isinstance(dirs, dict):
             dirs = {}
     except (OSError, EOFError, ValueError, TypeError):
@@ -179,12 +187,20 @@ def _stamp(directory: str, tier: str) -> tuple | None:
     return (dir_mtime, tuple(files))
 
 
-def _entries_for(tier: str, directory: str, dirs: dict) -> tuple[list, bool]:
-    """The entries of one directory, from the cache when its stamp still matches."""
+def _entries_for(tier: str, directory: str, dirs: dict, thorough: bool) -> tuple[list, bool]:
+    """The entries of one directory, from the cache when its stamp still matches (for the
+    built-in directory, unless `thorough`, when the directory's own mtime still matches)."""
+    cached = dirs.get(directory)
+    if tier == "built-in" and not thorough and cached is not None:
+        try:
+            unchanged = os.stat(directory).st_mtime_ns == cached[0][0]
+        except OSError:
+            return [], False
+        if unchanged:
+            return [Entry.from_record(r, tier) for r in cached[1]], False
     stamp = _stamp(directory, tier)
     if stamp is None:
         return [], False
-    cached = dirs.get(directory)
     if cached is not None and cached[0] == stamp:
         return [Entry.from_record(r, tier) for r in cached[1]], False
     records = _build(tier, directory, stamp[1])
@@ -200,6 +216,8 @@ def _build(tier: str, directory: str, files: tuple) -> list:
             entries.append(_toml_entry(tier, path, name[:-5]))
         else:
             entries.append(_python_entry(tier, path, name[:-3]))
+    if tier != "built-in":  # reported once, by the next lookup that may warn
+        _broken.extend(e for e in entries if e.error is not None)
     entries.sort(key=lambda e: (-e.specificity, e.name))
     return entries
 
@@ -300,11 +318,31 @@ def _find_filter_class(module_name: str, path: str) -> type:
 
 
 def all_entries(cwd: str | None = None) -> list[Entry]:
-    """Every filter file of every tier, in lookup order (broken ones included, with .error)."""
+    """Every filter file of every tier, in lookup order (broken ones included, with .error).
+    Read once per process and directory (see `reset`, `refresh`)."""
+    key = _entries_key(cwd)
+    found = _entries.get(key)
+    if found is None:
+        found = _entries[key] = _read_entries(cwd, thorough=False)
+    return list(found)
+
+
+def refresh(cwd: str | None = None) -> None:
+    """Re-check every filter file of every tier, the built-in ones included, and rebuild the
+    index for what changed (cold commands run this first)."""
+    _entries[_entries_key(cwd)] = _read_entries(cwd, thorough=True)
+
+
+def _entries_key(cwd: str | None) -> tuple:
+    return (os.path.abspath(cwd or os.getcwd()), home.user_filters_dir(), BUILTIN_DIR,
+            _index_path())
+
+
+def _read_entries(cwd: str | None, thorough: bool) -> list[Entry]:
     dirs = _load_cache()
     result, dirty = [], False
     for tier, directory in tier_dirs(cwd):
-        entries, changed = _entries_for(tier, directory, dirs)
+        entries, changed = _entries_for(tier, directory, dirs, thorough)
         result.extend(entries)
         dirty = dirty or changed
     if dirty:
@@ -341,6 +379,23 @@ def _warn_skipped(entry: Entry, status: str, warn) -> None:
         pass
 
 
+def _report_broken(warn) -> None:
+    """One warning per user/project filter file found unusable (a bad key, an unsafe regex)
+    when the index was rebuilt: the file is skipped, the message names it and the rule."""
+    while _broken:
+        entry = _broken.pop(0)
+        if entry.source in _warned:
+            continue
+        _warned.add(entry.source)
+        error = entry.error
+        if error.startswith(entry.source + ":"):
+            error = home.short_path(entry.source) + error[len(entry.source):]
+        try:
+            (warn if callable(warn) else _stderr)(f"ctxcrl: skipping filter {error}")
+        except Exception:
+            pass
+
+
 def _stderr(message: str) -> None:
     sys.stderr.write(message + "\n")
     sys.stderr.flush()
@@ -350,8 +405,12 @@ def _stderr(message: str) -> None:
 def lookup(key: str, cwd: str | None = None, *, warn=True) -> Entry | None:
     """The filter a command with this peeled key gets: the first usable match in tier order.
     An untrusted or changed project filter that matches is skipped with one warning line on
-    stderr (`warn=False` silences it; a callable receives the line instead)."""
-    for entry in all_entries(cwd):
+    stderr (`warn=False` silences it; a callable receives the line instead); so is, once, a
+    user or project filter file found broken when the index was rebuilt."""
+    entries = all_entries(cwd)
+    if _broken and warn:
+        _report_broken(warn)
+    for entry in entries:
         if entry.matches(key):
             if entry.tier == "project":
                 status = trust_status(entry)
@@ -368,7 +427,10 @@ def has_filter(key: str, cwd: str | None = None) -> bool:
 
 def by_name(name: str, cwd: str | None = None, *, warn=True) -> Entry | None:
     """The usable filter called `name` (project tier first, trust applied)."""
-    for entry in all_entries(cwd):
+    entries = all_entries(cwd)
+    if _broken and warn:
+        _report_broken(warn)
+    for entry in entries:
         if entry.name == name and entry.error is None:
             if entry.tier == "project":
                 status = trust_status(entry)
@@ -413,4 +475,6 @@ def reset() -> None:
     global _cache, _cache_path_loaded
     _cache = None
     _cache_path_loaded = None
+    _entries.clear()
     _warned.clear()
+    _broken.clear()

@@ -165,8 +165,10 @@ def _main_slow(argv: list[str]) -> int:
     if args["<name>"] in _COMMANDS:  # docopt read a command word missing its arguments as <name>
         sys.stderr.write(_usage() + "\n")
         return 2
-    from cc_filter import commands
+    from cc_filter import catalogue, commands
 
+    if args["list"] or args["which"] or args["show"] or args["test"]:
+        catalogue.refresh()  # cold: also see a built-in filter edited in place
     if args["run"]:
         from cc_filter import runner
 

@@ -18,6 +18,14 @@ turns it into lines for the filter as it goes, and at the end decides what the a
   and the last line names the file;
 - a filter that raises: the raw output is printed, plus one warning line for stderr.
 
+A long run is not kept for the end: given a `sink` (the runner's stdout), once the raw output
+passes `STREAM_AFTER` bytes the never-worse rule is applied to what came so far and the winner
+is written from then on, as it comes — the filtered lines (the end then only adds the failure
+tail, the tee hint or a warning), or, when the filter is not making the output smaller, the raw
+output (the filter is dropped). So a never-ending command still shows something, and
+`cc-filter run … | head -1` gets its line and can end. When the sink reports that nobody reads
+any more, `reader_gone` is set and nothing more is written.
+
 A filter that sets `redacts = True` (env/printenv masks secrets) is the one exception: its raw
 output must never reach the agent or the disk, so for it there is no raw fallback (never worse,
 never empty, filter errors), no raw failure tail and no tee file. What it withholds is
@@ -32,6 +40,8 @@ from cc_track.spool import estimate_tokens
 
 #: Longest line (in bytes) handed to a filter; the rest of a longer line is cut.
 MAX_LINE = 256 * 1024
+#: Raw output (bytes) after which a run's answer is written as it comes (see the docstring).
+STREAM_AFTER = 1 << 20
 #: Raw lines shown under the header when a failure would otherwise be invisible.
 TAIL_LINES = 10
 _TAIL_LINE_CHARS = 500
@@ -63,7 +73,7 @@ class Outcome:
     """What the guard decided: the bytes to print and the figures to track."""
 
     __slots__ = ("mode", "exit_code", "raw_chars", "output_chars", "tee_path", "reasons",
-                 "warning", "_raw", "_out", "_tail_text", "_hint")
+                 "warning", "_raw", "_out", "_tail_text", "_hint", "_skip")
 
     def __init__(self):
         self.mode = "filtered"  # filtered | raw | filter-error
@@ -77,13 +87,20 @@ class Outcome:
         self._out = None
         self._tail_text = ""
         self._hint = ""
+        self._skip = 0  # bytes of the answer already written while the command ran
 
     def chunks(self):
-        """The bytes to print, in chunks."""
+        """The bytes to print (what was not written while the command ran), in chunks."""
+        skip = self._skip
+        for chunk in (self._raw if self.mode != "filtered" else self._out).chunks():
+            if skip:
+                if len(chunk) <= skip:
+                    skip -= len(chunk)
+                    continue
+                chunk, skip = chunk[skip:], 0
+            yield chunk
         if self.mode != "filtered":
-            yield from self._raw.chunks()
             return
-        yield from self._out.chunks()
         if self._tail_text:
             yield self._tail_text.encode("utf-8", "replace")
         if self._hint:
@@ -120,13 +137,26 @@ class OutputGuard:
         feed_lines = getattr(filter_obj, "feed_lines", None)
         self._feed_lines = feed_lines if feed_lines is not None else self._feed_one_by_one
         self._feed_text = getattr(filter_obj, "feed_text", None)
+        #: write(bytes) -> bool (False: nobody reads any more); None: answer only at the end
+        self.sink = None
+        self.streaming: str | None = None  # "filtered" | "raw" once a long run streams
+        self.streamed = 0  # bytes of the answer already written to the sink
+        self.reader_gone = False
 
     # -- input --------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
         """Take the next chunk of raw output."""
         if not data:
             return
+        if self.streaming is None and self.sink is not None and len(self.raw) >= STREAM_AFTER:
+            self._start_streaming()
         self.raw.write(data)
+        if self.streaming == "raw":
+            self.raw_chars += len(data)
+            if not self.raw_nonblank and not data.isspace():
+                self.raw_nonblank = True
+            self._write(data)
+            return
         if self._skipping:
             nl = data.find(b"\n")
             if nl < 0:
@@ -244,13 +274,50 @@ class OutputGuard:
             self.out_nonblank = True
         if not self.dropped and _has_omission_marker(text):
             self.dropped = True
-        self.out.write((text + "\n").encode("utf-8", "replace"))
+        data = (text + "\n").encode("utf-8", "replace")
+        self.out.write(data)
+        if self.streaming == "filtered":
+            self._write(data)
 
     def _fail(self, exc: BaseException) -> None:
         self.error = exc
 
+    # -- a long run: written as it comes ------------------------------------------------
+    def _start_streaming(self) -> None:
+        """Never worse, decided on the output so far: the filtered lines when they are
+        smaller (always, for a redacting filter), else the raw output from the start."""
+        redacts = bool(getattr(self.filter, "redacts", False))
+        if self.filter is None or self.error is not None:
+            if redacts:
+                self.streaming = "off"  # its raw output must never be shown
+                return
+            self.streaming = "raw"
+        elif redacts or estimate_tokens(self.out_chars) < estimate_tokens(len(self.raw)):
+            # raw bytes, not raw_chars: an unfinished (maybe huge) line counts too
+            self.streaming = "filtered"
+        else:
+            self.streaming = "raw"
+        if self.streaming == "raw":
+            # the raw bytes not yet counted (an unfinished line) and the filter are done with
+            self.raw_chars += len(self._pending) + self._skipped
+            self._pending, self._skipping, self._skipped = b"", False, 0
+        for chunk in (self.raw if self.streaming == "raw" else self.out).chunks():
+            self._write(chunk)
+
+    def _write(self, data: bytes) -> None:
+        if self.reader_gone:
+            return
+        if self.sink(data):
+            self.streamed += len(data)
+        else:
+            self.reader_gone = True
+
     # -- the decision -------------------------------------------------------------------
     def finish(self, exit_code: int) -> Outcome:
+        if self.streaming == "raw":
+            return self._decide_raw_streamed(exit_code)
+        if self.streaming == "filtered" and not self.streamed:
+            self.streaming = None  # nothing written yet: the end decides everything, as usual
         if self._skipping:
             self._end_long_line()
             self.raw_chars -= 1  # the last line had no newline
@@ -276,16 +343,14 @@ class OutputGuard:
         o.raw_chars = self.raw_chars
         o._raw, o._out = self.raw, self.out
         redacts = bool(getattr(self.filter, "redacts", False))
+        if self.streaming == "filtered":
+            return self._decide_streamed(o, exit_code, redacts)
         if self.error is not None and redacts:
             return self._withheld(o, "filter-error")
         if self.error is not None:
-            exc = self.error
             o.mode = "filter-error"
             o.reasons.append("filter-error")
-            detail = str(exc).splitlines()[0][:200] if str(exc) else ""
-            o.warning = (f"ctxcrl: filter {self.filter_name} failed "
-                         f"({type(exc).__name__}{': ' + detail if detail else ''}); "
-                         "showing the raw output")
+            o.warning = f"ctxcrl: filter {self._failed()}; showing the raw output"
             o.output_chars = self.raw_chars
             return o
         out_chars = self.out_chars
@@ -309,8 +374,14 @@ class OutputGuard:
                 >= estimate_tokens(self.raw_chars)):
             return self._raw_outcome(o, "never-worse")
         o._tail_text = tail_text
+        if not redacts:
+            self._tee(o, exit_code)
+        o.output_chars = out_chars + len(tail_text) + len(o._hint)
+        return o
+
+    def _tee(self, o: Outcome, exit_code: int) -> None:
         policy = self.tee_policy
-        if policy is not None and not redacts and policy.wants(dropped=self.dropped, failed=exit_code != 0,
+        if policy is not None and policy.wants(dropped=self.dropped, failed=exit_code != 0,
                                                raw_size=len(self.raw), changed=True):
             from cc_filter import tee
 
@@ -318,7 +389,50 @@ class OutputGuard:
             if path is not None:
                 o.tee_path = path
                 o._hint = tee.hint(path) + "\n"
-        o.output_chars = out_chars + len(tail_text) + len(o._hint)
+
+    def _failed(self) -> str:
+        exc = self.error
+        detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+        return (f"{self.filter_name} failed "
+                f"({type(exc).__name__}{': ' + detail if detail else ''})")
+
+    def _decide_streamed(self, o: Outcome, exit_code: int, redacts: bool) -> Outcome:
+        """Filtered output was written while the command ran: it stays; the end can only add
+        the failure tail, the tee hint, and a warning if the filter broke on the way (what it
+        did not show is then in the tee file)."""
+        o._skip = self.streamed
+        o.reasons.append("streamed")
+        if self.error is not None:
+            self.dropped = True  # what the filter did not get to show
+            o.reasons.append("filter-error")
+        tail_text = ""
+        if exit_code != 0 and self.raw_nonblank and not redacts and not self._shows_failure():
+            tail_text = self._failure_tail(exit_code)
+            o.reasons.append("failure-tail")
+        o._tail_text = tail_text
+        if not redacts:
+            self._tee(o, exit_code)
+        if self.error is not None:
+            o.warning = (f"ctxcrl: filter {self._failed()} after part of its output was shown"
+                         + ("; the full output is in the tee file" if o.tee_path else ""))
+        o.output_chars = self.out_chars + len(tail_text) + len(o._hint)
+        return o
+
+    def _decide_raw_streamed(self, exit_code: int) -> Outcome:
+        """The raw output was written while the command ran (the filter did not make it
+        smaller): it is the whole answer."""
+        self.raw_chars += len(self._pending)
+        self._pending = b""
+        o = Outcome()
+        o.exit_code = exit_code
+        o.mode = "raw"
+        o.reasons += ["streamed", "never-worse"]
+        o.raw_chars = o.output_chars = self.raw_chars
+        o._raw, o._out = self.raw, self.out
+        o._skip = self.streamed
+        if self.error is not None:
+            o.reasons.append("filter-error")
+            o.warning = f"ctxcrl: filter {self._failed()}; showing the raw output"
         return o
 
     def _withheld(self, o: Outcome, reason: str) -> Outcome:

@@ -23,31 +23,10 @@ def key_of(argv: list[str]) -> str:
 
 
 def _load_peel_key_of():
-    """`cc_peel.key_of`, loading only `cc_peel/keys.py` (it imports nothing) rather than the
-    whole package, whose other modules (the peeler, the lexer) `run` does not need."""
-    import sys
-
-    module = sys.modules.get("cc_peel.keys")
-    if module is None and "cc_peel" not in sys.modules:
-        try:
-            import _frozen_importlib as bootstrap
-            import _frozen_importlib_external as external
-
-            for base in sys.path:
-                path = os.path.join(base or ".", "cc_peel", "keys.py")
-                if os.path.isfile(path):
-                    loader = external.SourceFileLoader("cc_peel.keys", path)
-                    spec = bootstrap.spec_from_loader("cc_peel.keys", loader)
-                    module = bootstrap.module_from_spec(spec)
-                    loader.exec_module(module)
-                    sys.modules["cc_peel.keys"] = module
-                    break
-        except Exception:
-            module = None
-    if module is not None and hasattr(module, "key_of"):
-        return module.key_of
+    """`cc_peel.key_of` from `cc_peel/keys.py`, which imports nothing (cc_peel's package
+    loads its other modules, the peeler and the lexer, only when they are used)."""
     try:
-        from cc_peel import key_of as peel_key_of
+        from cc_peel.keys import key_of as peel_key_of
     except ImportError:
         return _fallback_key_of
     return peel_key_of

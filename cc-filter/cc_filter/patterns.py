@@ -6,9 +6,9 @@ Two jobs:
   key with `str.startswith` and never imports `re` for them (cc-rewrite asks on every agent
   command). `required_prefixes(pattern)` gives, for any other pattern, the literal texts one of
   which a key must start with, so `re` is only imported when a key could match at all.
-- `check_regex(pattern)` rejects patterns whose matching time could explode (a quantified
-  group that itself contains an unbounded quantifier, `(a+)+`, `(\\w*)*`), and `bounded()`
-  caps the length of text a filter regex ever sees.
+- `check_regex(pattern)` rejects patterns whose matching time could explode: a repeated
+  group containing a quantifier (`(a+)+`, `(\\w*)*`, `(a?a)+`) or alternatives (`(a|aa)+`),
+  found on the parsed pattern; `bounded()` caps the length of text a filter regex ever sees.
 
 Imports nothing at module level: the literal analysis runs on the `cc-filter run` hot path
 (only when the index is rebuilt), the regex checks only when a filter file is loaded.
@@ -269,9 +269,26 @@ class UnsafeRegex(ValueError):
     pass
 
 
+#: How many ways a repeated group may match (iterations × choices per iteration) before its
+#: backtracking counts as explosive: `(a|aa){1,6}` (64) passes, `(a|aa){1,8}` (256) does not —
+#: each extra way is another pass over up to REGEX_TEXT_LIMIT characters.
+MAX_WAYS = 100
+_UNBOUNDED = 100  # an upper bound above this is as good as none
+_INF = float("inf")
+
+
 def check_regex(pattern: str) -> None:
-    """Raise UnsafeRegex (or re.error) for a pattern that does not compile or that nests an
-    unbounded quantifier inside another quantifier (exponential backtracking)."""
+    """Raise UnsafeRegex (or re.error) for a pattern that does not compile or whose matching
+    time can grow exponentially with the text (catastrophic backtracking). Found on the parsed
+    pattern (`re._parser`), not by matching its text: a group that repeats (`*`, `+`, `{n,}`,
+    or `{n,m}` allowing more than MAX_WAYS ways) while one iteration can itself match in more
+    than one way —
+    - a quantifier inside: `(a+)+`, `(\\w*)*`, `(\\d+\\.)+`, `(a?a)+`, `(a{1,3})+`, `(a+){2}`;
+    - alternatives inside: `(a|aa)+`, `(ab|cd)*`, `(x(y|z))+`, `(a|aa){1,9}`.
+    Alternatives of single characters (`(a|b)*`, `(\\w|a)*`) are a character class to `re` and
+    are fine; so are groups that do not repeat (`(\\s|$)`, `(-[0-9.]+)?`), possessive repeats
+    and atomic groups (`(?:a|aa)++`: never backtracked into), and `(\\d{1,3}\\.){3}`.
+    Cold path only: imports `re` (when a filter file is validated, never on a lookup)."""
     import re
 
     try:
@@ -279,34 +296,57 @@ def check_regex(pattern: str) -> None:
     except ImportError:  # pragma: no cover
         import sre_parse  # type: ignore
     re.compile(pattern)
-    tree = sre_parse.parse(pattern)
-    _walk(tree, False, pattern, sre_parse)
+    try:
+        _ways(sre_parse.parse(pattern), sre_parse)
+    except _Explosive as exc:
+        raise UnsafeRegex(f"regex {pattern!r} can take exponential time ({exc}); rewrite it "
+                          "without nesting (a character class, or a possessive `++` / atomic "
+                          "`(?>…)` group)") from None
 
 
-def _walk(items, inside_repeat: bool, pattern: str, sre) -> None:
+class _Explosive(Exception):
+    pass
+
+
+def _ways(items, sre) -> tuple[float, str | None]:
+    """(How many ways the parsed (sub)pattern can match one text — a count of choices, inf for
+    a quantifier without an upper bound —, what the choices come from: "alternatives", "a
+    quantifier inside" or None). Raises _Explosive for a repeated group with choices inside."""
+    total, why = 1.0, None
     for op, av in items:
         name = str(op)
+        ways, source = 1.0, None
         if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             lo, hi, sub = av
-            possessive = name == "POSSESSIVE_REPEAT"
-            unbounded = hi == sre.MAXREPEAT or hi > 100
-            if unbounded and inside_repeat and not possessive:
-                raise UnsafeRegex(
-                    f"nested unbounded quantifiers in {pattern!r} (could take exponential time)")
-            _walk(sub, inside_repeat or (hi > 1 and not possessive), pattern, sre)
-        elif name == "SUBPATTERN":
-            _walk(av[-1], inside_repeat, pattern, sre)
-        elif name == "ATOMIC_GROUP":
-            _walk(av, False, pattern, sre)
+            inner, inner_why = _ways(sub, sre)
+            unbounded = hi == sre.MAXREPEAT or hi > _UNBOUNDED
+            if name == "POSSESSIVE_REPEAT":
+                pass  # matched once, never backtracked into: one way
+            elif inner > 1 and hi > 1 and (unbounded or inner > MAX_WAYS
+                                           or inner ** hi > MAX_WAYS):
+                raise _Explosive(f"a repeated group with {inner_why}")
+            elif inner > 1:  # at most once (`?`), or few enough
+                ways, source = sum(inner ** k for k in range(lo, hi + 1)), inner_why
+            elif lo != hi:
+                ways, source = (_INF if unbounded else hi - lo + 1), "a quantifier inside"
         elif name == "BRANCH":
+            ways = 0.0
             for branch in av[1]:
-                _walk(branch, inside_repeat, pattern, sre)
-        elif name in ("ASSERT", "ASSERT_NOT"):
-            _walk(av[1], inside_repeat, pattern, sre)
-        elif name == "GROUPREF_EXISTS":
-            _walk(av[1], inside_repeat, pattern, sre)
-            if av[2] is not None:
-                _walk(av[2], inside_repeat, pattern, sre)
+                ways += _ways(branch, sre)[0]
+            source = "alternatives"
+        elif name == "GROUPREF_EXISTS":  # (?(1)yes|no): alternatives too
+            ways = _ways(av[1], sre)[0] + (_ways(av[2], sre)[0] if av[2] is not None else 1)
+            source = "alternatives"
+        elif name == "SUBPATTERN":
+            ways, source = _ways(av[-1], sre)
+        elif name == "ATOMIC_GROUP":  # matched once, never backtracked into
+            _ways(av, sre)
+        elif name in ("ASSERT", "ASSERT_NOT"):  # lookarounds are atomic too
+            _ways(av[1], sre)
+        if ways > 1:
+            total *= ways
+            why = why or source
+    return total, why
 
 
 def bounded(text: str) -> str:

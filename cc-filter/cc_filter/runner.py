@@ -9,6 +9,13 @@ The runner owns the process side of DESIGN §6.2; guard.py owns the output rules
 - SIGINT, SIGTERM and SIGHUP are forwarded to the child. A SIGINT typed at a terminal already
   reached the child (same foreground process group), so it is not sent twice then.
 - The answer is written with `os.write`; a closed stdout (`| head -1`) ends the run quietly.
+  While the command runs, fd 1 is watched (poll: a pipe whose reader left reports POLLERR, a
+  socket POLLHUP) and a long run's answer is written as it comes (guard.STREAM_AFTER), so
+  `cc-filter run <endless> | head -1` gets its line and ends like the plain pipeline: the
+  command gets SIGPIPE (then SIGTERM, SIGKILL after STOP_GRACE_S each), its output is
+  discarded, the spool record is still appended, and we exit 141 (128 + SIGPIPE: what the
+  passthrough path reports when the command itself dies writing to the closed pipe). A
+  command that had already ended keeps its own exit code.
 - A filter's `inject` may only add re-encoding arguments (filter.is_reencoding); anything else
   is refused with one warning and the command runs as typed.
 - Every run appends one spool record (unless `[tracking] enabled = false`); tracking errors
@@ -119,7 +126,11 @@ def write_out(chunks, fd: int = 1) -> bool:
         for chunk in chunks:
             view = memoryview(chunk)
             while view:
-                written = os.write(fd, view)
+                try:
+                    written = os.write(fd, view)
+                except BlockingIOError:  # a non-blocking stdout that is full: wait for room
+                    _wait_writable(fd)
+                    continue
                 view = view[written:]
         return True
     except BrokenPipeError:
@@ -128,6 +139,14 @@ def write_out(chunks, fd: int = 1) -> bool:
         if exc.errno in (32, 9):  # EPIPE, EBADF (stdout closed)
             return False
         raise
+
+
+def _wait_writable(fd: int) -> None:
+    import select
+
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    poller.poll()  # POLLOUT, or POLLERR (the next write then fails with EPIPE)
 
 
 def track(*, argv, key, filter_name, mode, exit_code, raw_chars, output_chars, started,
@@ -210,8 +229,18 @@ def _make_guard(entry, argv: list[str]):
     return OutputGuard(filt, argv=run_argv, tee_policy=policy, filter_name=entry.name), run_argv
 
 
+def _write_stdout(data: bytes) -> bool:
+    """The guard's sink while the command runs: False when stdout cannot take it any more
+    (its reader left — or any other write error: the answer cannot be delivered)."""
+    try:
+        return write_out((data,))
+    except OSError:
+        return False
+
+
 def run_filtered(argv: list[str], entry, *, key: str, started: float) -> int:
     guard, run_argv = _make_guard(entry, argv)
+    guard.sink = _write_stdout
     read_fd, write_fd = os.pipe()
     with SignalForwarding() as forwarding:
         try:
@@ -226,23 +255,42 @@ def run_filtered(argv: list[str], entry, *, key: str, started: float) -> int:
         os.close(write_fd)
         code = _drain_child(read_fd, guard, forwarding.pid)
         os.close(read_fd)
+    if guard.reader_gone:
+        return _reader_gone(guard, code, argv=argv, key=key, filter_name=entry.name,
+                            mode="run", started=started)
     return _answer(guard, code, argv=argv, key=key, filter_name=entry.name, mode="run",
                    started=started)
+
+
+def _reader_gone(guard, code: int, *, argv, key, filter_name, mode, started) -> int:
+    """Nobody reads our stdout any more: discard the rest, track, end quietly."""
+    guard.raw.close()
+    guard.out.close()
+    track(argv=argv, key=key, filter_name=filter_name, mode=mode, exit_code=code,
+          raw_chars=guard.raw_chars, output_chars=guard.streamed, started=started)
+    return code
 
 
 #: After the command exits, how long its output pipe may stay silent before we stop reading:
 #: a background process it started may hold the pipe open for ever (`(daemon &)`).
 EXIT_GRACE_S = 0.5
+#: When our stdout's reader left: how long the command gets after SIGPIPE, then after SIGTERM.
+STOP_GRACE_S = 0.5
 _POLL_MS = 200
+_SIGPIPE_EXIT = 128 + _signal.SIGPIPE
 
 
 def _drain_child(fd: int, guard, pid: int) -> int:
     """Feed the child's output to the guard until EOF — or, once the child has exited, until
-    the pipe stays silent for EXIT_GRACE_S. Returns the child's exit code."""
+    the pipe stays silent for EXIT_GRACE_S. Returns the child's exit code. When our stdout's
+    reader leaves first (fd 1 reports an error, or the guard could not write to it), the child
+    is stopped, `guard.reader_gone` is set and the code is 141 (128 + SIGPIPE)."""
     import select
 
     poller = select.poll()
     poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    if fd != 1 and _is_pipe_or_socket(1):
+        poller.register(1, 0)  # only POLLERR / POLLHUP / POLLNVAL can be reported for it
     read = os.read
     feed = guard.feed
     grown = False
@@ -251,6 +299,9 @@ def _drain_child(fd: int, guard, pid: int) -> int:
     while True:
         ready = poller.poll(_POLL_MS)
         if ready:
+            if any(ready_fd == 1 for ready_fd, _ in ready):
+                guard.reader_gone = True
+                break
             data = read(fd, _READ_SIZE)
             if not data:
                 break
@@ -259,6 +310,8 @@ def _drain_child(fd: int, guard, pid: int) -> int:
                 grown = True
                 _grow_pipe(fd)
             feed(data)
+            if guard.reader_gone:  # the guard's write of a long run's answer failed
+                break
             continue
         if code is None:
             done, status = os.waitpid(pid, os.WNOHANG)
@@ -267,7 +320,43 @@ def _drain_child(fd: int, guard, pid: int) -> int:
                 silent_since = time.perf_counter()
         elif time.perf_counter() - silent_since >= EXIT_GRACE_S:
             break
+    if guard.reader_gone and code is None:
+        _stop_child(pid)
+        return _SIGPIPE_EXIT
     return wait(pid) if code is None else code
+
+
+def _is_pipe_or_socket(fd: int) -> bool:
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return (mode & 0o170000) in (0o010000, 0o140000)  # S_IFIFO, S_IFSOCK
+
+
+def _stop_child(pid: int) -> None:
+    """Stop (and reap) the child as a pipeline would stop a producer whose reader left:
+    SIGPIPE; SIGTERM, then SIGKILL, if it is still there STOP_GRACE_S later."""
+    for sig in (_signal.SIGPIPE, _signal.SIGTERM, _signal.SIGKILL):
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            break
+        deadline = time.perf_counter() + (STOP_GRACE_S if sig != _signal.SIGKILL else 5)
+        while True:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if done:
+                return
+            if time.perf_counter() >= deadline:
+                break
+            time.sleep(0.01)
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 def _grow_pipe(fd: int) -> None:
@@ -280,10 +369,22 @@ def _grow_pipe(fd: int) -> None:
 
 
 def _drain(fd: int, guard) -> None:
+    """Feed `fd` (stdin) to the guard until EOF, or until our stdout's reader leaves."""
     read = os.read
     feed = guard.feed
     grown = False
+    poll = None
+    if fd != 1 and _is_pipe_or_socket(1):
+        import select
+
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        poller.register(1, 0)  # only POLLERR / POLLHUP / POLLNVAL can be reported for it
+        poll = poller.poll
     while True:
+        if poll is not None and any(ready_fd == 1 for ready_fd, _ in poll()):
+            guard.reader_gone = True
+            return
         data = read(fd, _READ_SIZE)
         if not data:
             return
@@ -291,6 +392,8 @@ def _drain(fd: int, guard) -> None:
             grown = True
             _grow_pipe(fd)
         feed(data)
+        if guard.reader_gone:
+            return
 
 
 def _answer(guard, code: int, *, argv, key, filter_name, mode, started) -> int:
@@ -316,6 +419,10 @@ def filter_stdin(name: str, exit_code: int = 0, *, cwd: str | None = None) -> in
         return 2
     guard, _ = _make_guard(entry, [])
     guard.argv = [name]
+    guard.sink = _write_stdout
     _drain(0, guard)
+    if guard.reader_gone:  # stop reading: the producer gets SIGPIPE, as without us
+        return _reader_gone(guard, _SIGPIPE_EXIT, argv=["cc-filter", name], key=name,
+                            filter_name=entry.name, mode="pipe", started=started)
     return _answer(guard, exit_code, argv=["cc-filter", name], key=name, filter_name=entry.name,
                    mode="pipe", started=started)

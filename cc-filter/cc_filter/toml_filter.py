@@ -68,6 +68,8 @@ def _check_table(path: str, where: str, table, allowed: dict, required=()) -> No
 def _regex(path: str, where: str, pattern: str) -> str:
     try:
         patterns.check_regex(pattern)
+    except patterns.UnsafeRegex as exc:  # its message already quotes the pattern
+        raise FilterFileError(f"{path}: {where}: {exc}") from None
     except Exception as exc:
         raise FilterFileError(f"{path}: {where}: bad regex {pattern!r}: {exc}") from None
     return pattern

@@ -2,8 +2,9 @@
 
 Reads command records (JSON Lines) or bare command lines on stdin, or one command given as an
 argument. A record gets "decision" (allow|ask|deny) and "reason" (the rule or construct that
-decided); every other field passes through untouched. A bare command is answered with one line:
-<decision><TAB><reason>.
+decided); every other field passes through untouched. Output mirrors the input: a bare command
+is passed on as it is (an empty line when denied, so `cc-gate | cc-rewrite` never rewrites a
+denied command), and the verdict goes to stderr as one line: cc-gate: <decision>: <reason>.
 
 Usage:
   cc-gate [--agent=NAME] [--cwd=DIR] [<command>]
@@ -27,55 +28,23 @@ mode; 64 on a usage error.
 """
 import sys
 
+from cc_peel.record import fast_options, stage_options
+
 EXIT_BY_DECISION = {"allow": 0, "deny": 2, "ask": 3}
 EXIT_USAGE = 64
-_FAST_KEYS = ("--agent", "--cwd")
+_OPTIONS = {"values": ("--agent", "--cwd"), "others": ("--help", "--list-rules")}
 
 
 def parse_fast(argv: list):
-    """The hot invocation forms parsed by hand (docopt costs ~25 ms); None → use docopt.
-
-    Must give exactly what docopt gives for the same argv (tests/cc_gate/test_cli.py)."""
-    opts = {"--agent": None, "--cwd": None, "--help": False, "--list-rules": False,
-            "<command>": None}
-    i, n = 0, len(argv)
-    while i < n:
-        arg = argv[i]
-        if arg[:2] == "--":
-            name, eq, value = arg.partition("=")
-            if name not in _FAST_KEYS or opts[name] is not None:
-                return None
-            if not eq:
-                if i + 1 >= n:
-                    return None
-                i += 1
-                value = argv[i]
-            opts[name] = value
-        elif arg[:1] == "-" or opts["<command>"] is not None:
-            return None
-        else:
-            opts["<command>"] = arg
-        i += 1
-    return opts
-
-
-def parse_args(argv: list):
-    opts = parse_fast(argv)
-    if opts is not None:
-        return opts
-    from docopt import DocoptExit, docopt
-
-    try:
-        return dict(docopt(__doc__, argv=argv, default_help=False))
-    except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
-        return None
+    """The hot forms parsed by hand (tests/cc_gate/test_gate_cli.py: same result as docopt);
+    None → docopt decides."""
+    return fast_options(argv, **_OPTIONS)
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        opts = parse_args(argv)
+        opts = stage_options(argv, __doc__, **_OPTIONS)  # None: a usage error, printed
         if opts is None:
             return EXIT_USAGE
         if opts["--help"]:

@@ -11,8 +11,13 @@ Never auto-allowed (step 2): command/process substitution, arithmetic expansion,
 that writes a file (`/dev/null`, `/dev/stdout`, `/dev/stderr` are not files), a command name
 taken from a variable or a glob, a command that cannot be parsed.
 
-Runs on every agent command: imports only the cheap cc_lex and cc_peel, lazily.
+Runs on every agent command: imports only the cheap cc_lex and cc_peel (the peeler, not
+cc-peel's command line).
 """
+from cc_lex.lexer import LexError
+from cc_peel.keys import key_of
+from cc_peel.peeling import peel
+
 from .rules import ALLOW, ASK, DENY
 
 #: Programs that run another command given as their later words (`sudo -u x git push`).
@@ -107,9 +112,6 @@ def _first_match(rules, spellings):
 
 
 def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool) -> None:
-    from cc_lex import LexError
-    from cc_peel import peel
-
     try:
         peeled = peel(command, prefixes) if prefixes else peel(command)
     except LexError as exc:
@@ -123,7 +125,7 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
         analysis.flag("command nested too deeply: never auto-allowed")
         return
 
-    tokens = _tokens(peeled, command)
+    tokens = peeled.tokens
     _flag_hazards(tokens, analysis)
     inner: list = []
     segments = peeled.segments
@@ -161,15 +163,6 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
 
 def _lex_message(exc) -> str:
     return str(exc.args[0]) if exc.args else exc.__class__.__name__
-
-
-def _tokens(peeled, command):
-    tokens = getattr(peeled, "tokens", None)
-    if tokens is None:
-        from cc_lex import tokenize
-
-        tokens = tokenize(command)
-    return tokens
 
 
 def _written_end(seg) -> int:
@@ -214,8 +207,6 @@ def has_live_substitution(word: str) -> bool:
 def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysis) -> None:
     """Add the spellings of `argv` and of every command it launches (`sudo -u x git push`:
     every word within reach of a launcher may start its command), breadth first."""
-    from cc_peel import key_of
-
     queue = [argv]
     while queue:
         argv = queue.pop()

@@ -29,11 +29,12 @@ contextcrawler's config for every agent. A file that cannot be read or parsed is
 one warning naming it; a missing file is simply absent.
 
 Runs on every agent command: imports only `os` (and `cc_track.config`, itself cheap); settings
-are small JSON files parsed with the C scanner in `record`; matching is a few string scans.
+are small JSON files parsed with the C scanner of `cc_peel.record`; matching is a few string
+scans.
 """
 import os
 
-from . import record
+from cc_peel import record
 
 ALLOW = "allow"
 ASK = "ask"

@@ -1,28 +1,20 @@
-"""cc-gate as a pipeline stage: records in, records with "decision" and "reason" out.
+"""cc-gate as a pipeline stage: records in, records with "decision" and "reason" out; bare
+commands in, the same commands out (an empty line for a denied one), the verdict on stderr.
 
-Imports only `os`, `sys` and the cheap gate modules: this runs on every agent command.
+Imports only `sys`, cc_peel (the record codec, the peeler) and the cheap gate modules, all
+before stdin is read, so they load while the upstream stage is still working: this runs on
+every agent command.
 """
-import os
 import sys
 
-from . import record
+from cc_peel import record
+from cc_peel.peeling import configured_prefixes
+
 from .decision import GateDecision, decide
 from .rules import AGENTS, load_rules
 
 DECISION_ORDER = {"allow": 0, "ask": 1, "deny": 2}
 EXIT_BY_DECISION = {"allow": 0, "deny": 2, "ask": 3}
-
-
-def transparent_prefixes() -> tuple:
-    from cc_track import config
-
-    hooks = config.section("hooks")
-    prefixes = hooks.get("transparent_prefixes") if isinstance(hooks, dict) else None
-    if isinstance(prefixes, str):
-        prefixes = [prefixes]
-    if not isinstance(prefixes, (list, tuple)):
-        return ()
-    return tuple(p for p in prefixes if isinstance(p, str) and p.strip())
 
 
 class Gate:
@@ -49,7 +41,7 @@ class Gate:
 
     def prefixes(self) -> tuple:
         if self._prefixes is None:
-            self._prefixes = transparent_prefixes()
+            self._prefixes = configured_prefixes()
         return self._prefixes
 
     def _agent_for(self, rec) -> str:
@@ -58,20 +50,9 @@ class Gate:
         agent = rec.get("agent") if rec is not None else None
         return agent if agent in AGENTS else "claude"
 
-    def _cwd_for(self, rec) -> str:
-        cwd = rec.get("cwd") if rec is not None else None
-        if isinstance(cwd, str) and cwd:
-            return cwd
-        if self.cwd:
-            return self.cwd
-        try:
-            return os.getcwd()
-        except OSError:
-            return "/"
-
     def judge(self, command: str, rec=None):
         try:
-            rules = self.rules_for(self._agent_for(rec), self._cwd_for(rec))
+            rules = self.rules_for(self._agent_for(rec), record.cwd_of(rec, self.cwd))
             return decide(command, rules, self.prefixes())
         except Exception as exc:  # a bug may hide a deny: never allow, let the agent ask
             record.warn("cc-gate", f"internal error {exc!r}")
@@ -85,8 +66,11 @@ class Gate:
         return rec
 
     def answer_bare(self, command: str):
+        """The command itself for the next stage (an empty line when denied: a denied command
+        never reaches it), and `cc-gate: <decision>: <reason>` on stderr."""
         verdict = self.judge(command)
-        return f"{verdict.decision}\t{verdict.reason}", verdict.decision
+        record.warn("cc-gate", f"{verdict.decision}: {verdict.reason}")
+        return ("" if verdict.decision == "deny" else command), verdict.decision
 
     def run(self, command_arg) -> int:
         results = record.run_stage("cc-gate", command_arg, self.answer_record, self.answer_bare)
@@ -96,7 +80,7 @@ class Gate:
 
     def list_rules(self) -> int:
         agent = self.agent or "claude"
-        rules = self.rules_for(agent, self._cwd_for(None))
+        rules = self.rules_for(agent, record.cwd_of(None, self.cwd))
         out = sys.stdout
         for rule in rules.all():
             out.write(f"{rule.kind}\t{rule.text}\t{rule.source}\n")

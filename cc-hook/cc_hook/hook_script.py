@@ -1,10 +1,17 @@
 """The installed hook script: where it lives, how it is rendered, hashed and checked.
 
 One script per hook agent, `<data dir>/hooks/ctxcrl-hook-<agent>.sh`, shared by the global and
-project installs of that agent. It chains the stages with the tools' absolute paths (resolved
-at install time, so the agent's PATH does not matter) and first compares its own SHA-256 with
-the one recorded next to it (`<script>.sha256`, also kept in hooks.json): a changed script
-refuses to rewrite. Cold path.
+project installs of that agent. It chains the stages with absolute paths resolved at install
+time, so the agent's PATH does not matter; its first stage, `cc-hook decode`, compares the
+script's SHA-256 with the one recorded next to it (`<script>.sha256`, also kept in hooks.json):
+a changed script refuses to rewrite.
+
+How a stage starts (`stage_launcher`): when the console scripts run this very interpreter, the
+script starts each stage as `python -I -S -c "<path>; from cc_X.cli import main; …"` with the
+directories of our packages put on `sys.path` by the script itself. `-S` skips `site` (its
+`.pth` files, `sitecustomize` lookups; about 3 ms of every start, and the hook starts four
+Python processes: DESIGN §9), `-I` keeps the agent's PYTHON* variables and current directory
+out. Otherwise (another interpreter, an unusual shebang) it runs the console scripts. Cold path.
 """
 import hashlib
 import os
@@ -15,12 +22,18 @@ import sysconfig
 
 from cc_track import home
 
-HOOK_VERSION = 1
-"""Bump when the script template or the stages' contract changes; `status` warns on older."""
+HOOK_VERSION = 2
+"""Bump when the script template or the stages' contract changes; `status` warns on older.
+2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
 TOOLS = ("cc-hook", "cc-gate", "cc-rewrite", "cc-filter")
+STAGE_TOOLS = (("cc-hook", "cc_hook"), ("cc-gate", "cc_gate"), ("cc-rewrite", "cc_rewrite"))
+#: What the stages may import from outside the standard library (docopt: unusual argv only).
+STAGE_PACKAGES = ("cc_peel", "cc_lex", "cc_track", "cc_hook", "cc_gate", "cc_rewrite",
+                  "cc_filter", "docopt")  # most used first: each folder is searched in turn
+PATH_VARIABLE = "path"
 
 
 class ToolNotFound(Exception):
@@ -74,36 +87,102 @@ def tool_path(name: str) -> str:
     raise ToolNotFound(f"{name} not found next to {sys.executable} nor on the PATH")
 
 
-def hasher_command() -> str:
-    """A shell command printing the SHA-256 of stdin as its first word."""
-    for name, args in (("sha256sum", ""), ("shasum", " -a 256"), ("openssl", " dgst -sha256 -r")):
-        found = shutil.which(name)
-        if found:
-            return shlex.quote(found) + args
-    raise ToolNotFound("none of sha256sum, shasum, openssl found to check the hook's hash")
+def stage_launcher(tools: dict) -> tuple[str, list[str]] | None:
+    """(python, directories for sys.path) to start the stages with `python -I -S`, or None to
+    run the console scripts as they are.
+
+    Only when every stage's console script names this interpreter in its shebang (a plain
+    `#!/abs/python`), so the directories found here are the ones that interpreter uses."""
+    python = None
+    for name, _module in STAGE_TOOLS:
+        found = _shebang_python(tools.get(name))
+        if found is None or (python is not None and found != python):
+            return None
+        python = found
+    try:
+        same = (os.path.dirname(python) == os.path.dirname(sys.executable)
+                and os.path.samefile(python, sys.executable))
+    except OSError:
+        same = False
+    if not same:
+        return None
+    import importlib.util
+
+    directories: list[str] = []
+    for package in STAGE_PACKAGES:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            return None
+        if spec is None or not spec.origin or not os.path.isabs(spec.origin):
+            return None
+        folder = os.path.dirname(spec.origin)
+        if spec.submodule_search_locations is not None:  # a package: …/cc_gate/__init__.py
+            folder = os.path.dirname(folder)
+        if folder not in directories:
+            directories.append(folder)
+    return python, directories
 
 
-def render(agent: str, no_answer: str, tools: dict | None = None, hasher: str | None = None,
-           script: str | None = None) -> str:
-    """The script's text for `agent` (tools: name → absolute path)."""
+def _shebang_python(path: str | None) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            first = f.readline(4096)
+    except (OSError, TypeError):
+        return None
+    try:
+        line = first.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+    python = line[2:].strip() if line.startswith("#!") else ""
+    if not python.startswith("/") or any(c.isspace() for c in python):
+        return None  # `#!/usr/bin/env python3`, pip's `#!/bin/sh` trampoline, options
+    return python if os.access(python, os.X_OK) else None
+
+
+def stage_commands(agent: str, tools: dict, launcher=None) -> tuple[str, list[str]]:
+    """(the `path=` line or "", the four stage commands) of the script."""
+    q = shlex.quote
+    steps = [("cc-hook", f"decode {agent}"), ("cc-gate", f"--agent {agent}"),
+             ("cc-rewrite", ""), ("cc-hook", f"encode {agent}")]
+    if launcher is None:
+        return "", [f"{q(tools[name])} {rest}".rstrip() for name, rest in steps]
+    python, directories = launcher
+    modules = dict(STAGE_TOOLS)
+    import json  # a list of double-quoted strings: valid Python, and no quote for the shell
+
+    path_line = (f"{PATH_VARIABLE}=" + q(f"import sys; sys.path += {json.dumps(directories)}")
+                 + "\n")
+    commands = [f'{q(python)} -I -S -c "${PATH_VARIABLE}; from {modules[name]}.cli import main; '
+                f'sys.exit(main())" {rest}'.rstrip() for name, rest in steps]
+    return path_line, commands
+
+
+def render(agent: str, no_answer: str, tools: dict | None = None,
+           script: str | None = None, launcher="auto") -> str:
+    """The script's text for `agent` (tools: name → absolute path; launcher: see
+    `stage_launcher`, "auto" to find it, None for the console scripts)."""
     tools = tools or {name: tool_path(name) for name in TOOLS}
     script = script or script_path(agent)
+    if launcher == "auto":
+        launcher = stage_launcher(tools)
+    path_line, stages = stage_commands(agent, tools, launcher)
     q = shlex.quote
     env = ""
     if os.environ.get("CTXCRL_HOME"):
         env = f"CTXCRL_HOME=${{CTXCRL_HOME:-{q(os.environ['CTXCRL_HOME'])}}}; export CTXCRL_HOME\n"
+    env += path_line
     replacements = {
         "@@VERSION@@": str(HOOK_VERSION),
         "@@AGENT@@": agent,
         "@@SCRIPT@@": q(script),
         "@@HASH_FILE_COMMENT@@": home.short_path(hash_path(script)),
-        "@@HASH_FILE@@": q(hash_path(script)),
-        "@@HASHER@@": hasher or hasher_command(),
         "@@NO_ANSWER@@": f"printf '%s\\n' {q(no_answer)}; " if no_answer else "",
         "@@ENV@@": env,
-        "@@HOOK@@": q(tools["cc-hook"]),
-        "@@GATE@@": q(tools["cc-gate"]),
-        "@@REWRITE@@": q(tools["cc-rewrite"]),
+        "@@DECODE@@": stages[0],
+        "@@GATE@@": stages[1],
+        "@@REWRITE@@": stages[2],
+        "@@ENCODE@@": stages[3],
     }
     text = template("hook.sh")
     for mark, value in replacements.items():
@@ -124,13 +203,24 @@ def version_of(text: str | None) -> int | None:
 
 
 def tools_in(text: str) -> list[str]:
-    """The absolute tool paths a rendered script runs (for verify)."""
+    """The absolute paths a rendered script needs (for verify): the programs it runs and the
+    package folders it puts on the stages' sys.path."""
     paths = []
     for line in text.splitlines():
+        words = []
         if line.startswith("answer=$("):
-            for word in shlex.split(line[len("answer=$("):].rstrip(")"), posix=True):
-                if word.startswith("/") and word not in paths:
-                    paths.append(word)
+            words = shlex.split(line[len("answer=$("):].rstrip(")"), posix=True)
+        elif line.startswith(f"{PATH_VARIABLE}="):
+            code = "".join(shlex.split(line[len(PATH_VARIABLE) + 1:], posix=True))
+            import ast
+
+            try:
+                words = ast.literal_eval(code.partition("+=")[2].strip())
+            except (ValueError, SyntaxError):
+                words = []
+        for word in words:
+            if isinstance(word, str) and word.startswith("/") and word not in paths:
+                paths.append(word)
     return paths
 
 

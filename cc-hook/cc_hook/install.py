@@ -169,10 +169,10 @@ def _manual_instructions(agent: str, artifacts, exc: MalformedSettings) -> str:
     return "\n".join(lines)
 
 
-def _script_artifacts(agent: str, tools: dict, hasher: str) -> tuple[list, str]:
+def _script_artifacts(agent: str, tools: dict) -> tuple[list, str]:
     module = load(agent)
     script = hook_script.script_path(agent)
-    text = hook_script.render(agent, module.NO_ANSWER, tools, hasher, script)
+    text = hook_script.render(agent, module.NO_ANSWER, tools, script)
     digest = hook_script.sha256_text(text)
     return [OwnedFile(script, text, f"hook script, version {hook_script.HOOK_VERSION}",
                       mode=0o755, kind="script"),
@@ -190,7 +190,6 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
         return 2
     try:
         tools = {name: hook_script.tool_path(name) for name in hook_script.TOOLS}
-        hasher = hook_script.hasher_command() if set(agents) & set(HOOK_AGENTS) else ""
     except hook_script.ToolNotFound as exc:
         report.warn(f"cc-hook: cannot install: {exc}")
         return 1
@@ -211,7 +210,7 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
         ctx = InstallContext(user_home(), tools, filter_command, agent)
         artifacts, digest = ([], None)
         if agent in HOOK_AGENTS:
-            artifacts, digest = _script_artifacts(agent, tools, hasher)
+            artifacts, digest = _script_artifacts(agent, tools)
         artifacts += load(agent).artifacts(agent_scope, root, ctx)
         report.say(f"{agent} ({agent_scope}{'' if agent_scope == 'global' else ': ' + root}):")
         try:

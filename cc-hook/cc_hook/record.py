@@ -1,8 +1,8 @@
 """Building command records from events, and the pieces of answers every agent shares.
 
-Hot path: imports nothing.
+Hot path: imports nothing (`posix`, not `os`: see stage.py).
 """
-import os
+import posix
 
 REASON_PREFIX = "contextcrawler"
 
@@ -15,7 +15,7 @@ def command_record(agent: str, event: dict, tool_input: dict, cwd=None, **extra)
     if not isinstance(cwd, str) or not cwd:
         cwd = event.get("cwd")
     if not isinstance(cwd, str) or not cwd:
-        cwd = os.getcwd()
+        cwd = posix.getcwd()
     record = {"agent": agent, "cwd": cwd, "command": command, "input": tool_input}
     meta = {key: value for key, value in extra.items() if value is not None}
     if meta:

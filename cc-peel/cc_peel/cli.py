@@ -48,8 +48,8 @@ import sys
 from cc_lex.lexer import LexError
 from cc_lex.source import InputError, read_command
 
-from .peeling import peel
-from .records import encode_value
+from .peeling import configured_prefixes, peel
+from .record import dumps
 
 
 def parse_args(argv: list[str]) -> dict:
@@ -74,17 +74,6 @@ def fast_args(argv: list[str]) -> dict | None:
     return {"--": dashes, "<command>": argv[0] if argv else None, "--help": False}
 
 
-def transparent_prefixes() -> list[str]:
-    """The config's [hooks] transparent_prefixes; a broken config never stops cc-peel."""
-    try:
-        from cc_track.config import section
-
-        prefixes = section("hooks").get("transparent_prefixes") or []
-    except Exception:  # noqa: BLE001 - configuration is optional here
-        return []
-    return [prefix for prefix in prefixes if isinstance(prefix, str)]
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -96,14 +85,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         text = read_command(args["<command>"])
-        peeled = peel(text, transparent_prefixes())
+        peeled = peel(text, configured_prefixes())
     except InputError as error:
         sys.stderr.write(f"cc-peel: {error}\n")
         return 2
     except LexError as error:
         sys.stderr.write(f"cc-peel: {error.message} at offset {error.offset}\n")
         return 2
-    whole = encode_value(peeled.whole_opaque)
+    whole = dumps(peeled.whole_opaque, ensure_ascii=False)
     lines = [f'{segment.to_json()[:-1]}, "whole_opaque": {whole}}}'
              for segment in peeled.segments]
     if not lines:

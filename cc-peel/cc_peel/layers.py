@@ -6,7 +6,7 @@ items cc_peel.structure found; imports nothing heavy.
 from cc_lex.words import ShellWord
 
 from .keys import normalise, program_name
-from .records import Segment
+from .segments import Segment
 from .structure import ITEM_REDIRECT, ITEM_WORD, SimpleCommand
 
 # Opaque reasons, in the order they are checked (the first that applies is reported).

@@ -3,7 +3,7 @@ from cc_lex.lexer import tokenize
 from cc_lex.words import split_words
 
 from .layers import peel_command
-from .records import Peeled
+from .segments import Peeled
 from .structure import structure_of
 
 
@@ -26,3 +26,21 @@ def peel(text: str, transparent_prefixes=()) -> Peeled:
     else:
         whole = None
     return Peeled(text, segments, whole, tokens)
+
+
+def configured_prefixes() -> tuple:
+    """The config's `[hooks] transparent_prefixes` (a list of strings, or one string) for
+    `peel`; a missing or broken config means none. cc-peel, cc-gate and cc-rewrite all peel
+    with these, so a wrapper named there is seen through the same way by each."""
+    try:
+        from cc_track import config
+
+        hooks = config.section("hooks")
+    except Exception:  # noqa: BLE001 - configuration is optional here
+        return ()
+    prefixes = hooks.get("transparent_prefixes") if isinstance(hooks, dict) else None
+    if isinstance(prefixes, str):
+        prefixes = [prefixes]
+    if not isinstance(prefixes, (list, tuple)):
+        return ()
+    return tuple(p for p in prefixes if isinstance(p, str) and p.strip())

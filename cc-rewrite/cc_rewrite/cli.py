@@ -31,59 +31,24 @@ Exit codes: 0 rewritten, 1 unchanged (bare commands; with several, 0 when any wa
 """
 import sys
 
+from cc_peel.record import fast_options, stage_options
+
 EXIT_REWRITTEN = 0
 EXIT_UNCHANGED = 1
 EXIT_USAGE = 64
-_VALUE_OPTIONS = ("--cwd",)
+_OPTIONS = {"flags": ("--explain",), "values": ("--cwd",), "others": ("--help",)}
 
 
 def parse_fast(argv: list):
-    """The hot invocation forms parsed by hand (docopt costs ~25 ms); None → use docopt.
-
-    Must give exactly what docopt gives for the same argv (tests/cc_rewrite/test_cli.py)."""
-    opts = {"--cwd": None, "--explain": False, "--help": False, "<command>": None}
-    i, n = 0, len(argv)
-    while i < n:
-        arg = argv[i]
-        if arg == "--explain":
-            if opts["--explain"]:
-                return None
-            opts["--explain"] = True
-        elif arg[:2] == "--":
-            name, eq, value = arg.partition("=")
-            if name not in _VALUE_OPTIONS or opts[name] is not None:
-                return None
-            if not eq:
-                if i + 1 >= n:
-                    return None
-                i += 1
-                value = argv[i]
-            opts[name] = value
-        elif arg[:1] == "-" or opts["<command>"] is not None:
-            return None
-        else:
-            opts["<command>"] = arg
-        i += 1
-    return opts
-
-
-def parse_args(argv: list):
-    opts = parse_fast(argv)
-    if opts is not None:
-        return opts
-    from docopt import DocoptExit, docopt
-
-    try:
-        return dict(docopt(__doc__, argv=argv, default_help=False))
-    except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
-        return None
+    """The hot forms parsed by hand (tests/cc_rewrite/test_rewrite_cli.py: same result as
+    docopt); None → docopt decides."""
+    return fast_options(argv, **_OPTIONS)
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        opts = parse_args(argv)
+        opts = stage_options(argv, __doc__, **_OPTIONS)  # None: a usage error, printed
         if opts is None:
             return EXIT_USAGE
         if opts["--help"]:

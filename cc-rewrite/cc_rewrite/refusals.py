@@ -42,6 +42,7 @@ class RewriteSettings:
 
     @classmethod
     def from_config(cls) -> "RewriteSettings":
+        from cc_peel.peeling import configured_prefixes
         from cc_track import config
 
         hooks = config.section("hooks")
@@ -52,7 +53,7 @@ class RewriteSettings:
             program = ""
         return cls(
             exclude_commands=_str_list(hooks.get("exclude_commands")),
-            transparent_prefixes=_str_list(hooks.get("transparent_prefixes")),
+            transparent_prefixes=configured_prefixes(),
             filter_program=quote_word(program.strip()) if program.strip() else
             DEFAULT_FILTER_PROGRAM,
             disabled=bool(os.environ.get("CTXCRL_DISABLED")),

@@ -10,12 +10,13 @@ shapes that must never be rewritten, not the commands that can.
 
 Also the pipeline stage (`Rewriter`): records in, records with "rewritten" out.
 
-Runs on every agent command: imports only `os`, the command-record module and, lazily, the
-cheap cc_lex / cc_peel / catalogue.
+Runs on every agent command: imports only the cheap cc_lex and cc_peel (the peeler and the
+command-record module), before stdin is read, so they load while the upstream stage is still
+working; cc-filter's catalogue when the first segment is looked up.
 """
-import os
-
-from cc_gate import record
+from cc_lex.lexer import LexError
+from cc_peel import record
+from cc_peel.peeling import peel
 
 from .refusals import (
     GREP_PROGRAMS,
@@ -129,9 +130,6 @@ def _warn_once(message: str) -> None:
 def rewrite(command: str, catalogue: Catalogue | None = None,
             settings: RewriteSettings | None = None) -> "Rewrite":
     """Rewrite `command` (an unparsable one comes back unchanged, with the reason)."""
-    from cc_lex import LexError
-    from cc_peel import peel
-
     settings = settings or RewriteSettings.from_config()
     if settings.disabled:
         return Rewrite(command, command, [], "CTXCRL_DISABLED is set in the environment")
@@ -143,11 +141,7 @@ def rewrite(command: str, catalogue: Catalogue | None = None,
         return Rewrite(command, command, [], f"cannot parse ({_message(exc)})")
     except RecursionError:
         return Rewrite(command, command, [], "nested too deeply to parse")
-    tokens = getattr(peeled, "tokens", None)
-    if tokens is None:
-        from cc_lex import tokenize
-
-        tokens = tokenize(command)
+    tokens = peeled.tokens
     segments = peeled.segments
     whole = whole_refusal(peeled, tokens, segments)
     if whole:
@@ -269,17 +263,6 @@ class Rewriter:
             self._settings = RewriteSettings.from_config()
         return self._settings
 
-    def _cwd_for(self, rec) -> str:
-        cwd = rec.get("cwd") if rec is not None else None
-        if isinstance(cwd, str) and cwd:
-            return cwd
-        if self.cwd:
-            return self.cwd
-        try:
-            return os.getcwd()
-        except OSError:
-            return "/"
-
     def catalogue(self, cwd: str) -> Catalogue:
         found = self._catalogues.get(cwd)
         if found is None:
@@ -287,7 +270,7 @@ class Rewriter:
         return found
 
     def rewrite(self, command: str, rec=None) -> Rewrite:
-        return rewrite(command, self.catalogue(self._cwd_for(rec)), self.settings)
+        return rewrite(command, self.catalogue(record.cwd_of(rec, self.cwd)), self.settings)
 
     def answer_record(self, rec: dict):
         if rec.get("decision") == "deny":

@@ -58,7 +58,7 @@ def _read_cache(stamp: tuple) -> dict | None:
 
     try:
         with open(_cache_path(), "rb") as f:
-            version, cached_stamp, data = marshal.load(f)
+            version, cached_stamp, data = marshal.loads(f.read())  # .load(f): small reads
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if version == _CACHE_VERSION and tuple(cached_stamp) == stamp:

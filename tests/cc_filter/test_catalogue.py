@@ -79,8 +79,10 @@ def test_tiers_first_match_wins(builtin_dir, user_filters, project, monkeypatch)
     write(builtin_dir, "b.toml", toml_filter("b", "^tool(\\s|$)"))
     assert catalogue.lookup("tool x").tier == "built-in"
     user_filters.write("u", toml_filter("u", "^tool(\\s|$)"))
+    catalogue.reset()  # the entries are read once per process
     assert catalogue.lookup("tool x").name == "u"
     write(project, "p.toml", toml_filter("p", "^tool(\\s|$)"))
+    catalogue.reset()
     assert catalogue.lookup("tool x").name == "p"
     assert [(e.name, s) for e, s in catalogue.explain("tool x")] == \
         [("p", "chosen"), ("u", "shadowed"), ("b", "shadowed")]
@@ -94,7 +96,7 @@ def test_most_specific_pattern_first_within_a_tier(builtin_dir):
 
 
 # -- the cache -----------------------------------------------------------------------------------
-def test_index_is_cached_and_invalidated_by_mtimes(builtin_dir, ctxcrl_home):
+def test_index_is_cached_and_invalidated_by_mtimes(builtin_dir, user_filters, ctxcrl_home):
     path = write(builtin_dir, "one.toml", toml_filter("one", "^one(\\s|$)"))
     assert catalogue.lookup("one").name == "one"
     index = os.path.join(str(ctxcrl_home), "filters.index")
@@ -103,15 +105,54 @@ def test_index_is_cached_and_invalidated_by_mtimes(builtin_dir, ctxcrl_home):
     catalogue.reset()
     assert catalogue.lookup("one").name == "one"
     assert os.stat(index).st_mtime_ns == stamp  # served from the cache, not rebuilt
-    # editing a file in place (same directory mtime) is seen
+    # a user filter edited in place (same directory mtime) is seen
+    mine = user_filters.write("mine", toml_filter("mine", "^mine(\\s|$)"))
+    catalogue.reset()
+    assert catalogue.lookup("mine").name == "mine"
     time.sleep(0.01)
+    with open(mine, "w") as f:
+        f.write(toml_filter("mine", "^my(\\s|$)"))
+    catalogue.reset()
+    assert catalogue.lookup("mine") is None and catalogue.lookup("my").name == "mine"
+    # a built-in filter edited in place: the hot path checks only the directory's mtime (an
+    # installed package does not change); refresh(), which the cold commands run, sees it
     with open(path, "w") as f:
         f.write(toml_filter("one", "^uno(\\s|$)"))
     catalogue.reset()
+    assert catalogue.lookup("one").name == "one"
+    catalogue.refresh()
     assert catalogue.lookup("one") is None and catalogue.lookup("uno").name == "one"
-    # adding a file is seen
+    catalogue.reset()
+    assert catalogue.lookup("uno").name == "one"  # the index was rebuilt by refresh()
+    # adding a file changes the directory's mtime: seen by the next process
     write(builtin_dir, "two.toml", toml_filter("two", "^two"))
+    assert catalogue.lookup("two") is None  # this process already read the catalogue
+    catalogue.reset()
     assert catalogue.lookup("two").name == "two"
+
+
+def test_lookups_read_the_catalogue_once_per_process(builtin_dir, monkeypatch):
+    write(builtin_dir, "one.toml", toml_filter("one", "^one(\\s|$)"))
+    assert catalogue.lookup("one").name == "one"
+    stats = []
+    real_stat, real_scandir = os.stat, os.scandir
+    monkeypatch.setattr(os, "stat", lambda *a, **k: stats.append(a) or real_stat(*a, **k))
+    monkeypatch.setattr(os, "scandir", lambda *a, **k: stats.append(a) or real_scandir(*a, **k))
+    assert catalogue.lookup("one x").name == "one" and catalogue.lookup("two") is None
+    assert catalogue.has_filter("one") and catalogue.by_name("one").name == "one"
+    assert stats == []
+
+
+def test_cold_commands_see_a_builtin_filter_edited_in_place(builtin_dir, capsys):
+    from cc_filter import cli
+
+    path = write(builtin_dir, "one.toml", toml_filter("one", "^one(\\s|$)"))
+    assert catalogue.lookup("one").name == "one"
+    with open(path, "w") as f:
+        f.write(toml_filter("one", "^uno(\\s|$)"))
+    catalogue.reset()
+    assert cli.main(["which", "uno"]) == 0
+    assert "one" in capsys.readouterr().out
 
 
 def test_corrupt_index_is_rebuilt(builtin_dir, ctxcrl_home):
@@ -140,6 +181,23 @@ def test_literal_lookup_imports_no_re_and_no_toml(ctxcrl_home, user_filters):
     _probe(code, env)  # builds the index
     result = _probe(code, env)
     assert result.stdout.strip() == "demo-lit [] []", result.stderr
+
+
+UNFILTERED_KEYS = ["python manage.py runserver", "python3 script.py", "node app.js", "echo hi",
+                   "cd src", "mkdir -p build", "bash build.sh", "rm -rf build", "cp a b",
+                   "mv a b", "touch x", "chmod +x run.sh", "which git", "export A=1",
+                   "sleep 1", "true", "printf x", "open .", "code ."]
+
+
+def test_the_builtin_catalogue_needs_no_re_for_common_unfiltered_commands():
+    """The keys an agent runs most that have no filter are answered from literal prefixes
+    alone: `import re` costs ~10 ms, on every agent command."""
+    code = ("import sys; from cc_filter import catalogue; "
+            f"found = [k for k in {UNFILTERED_KEYS!r} if catalogue.has_filter(k)]; "
+            "print(found, 're' in sys.modules)")
+    _probe(code, dict(os.environ))  # builds the index
+    result = _probe(code, dict(os.environ))
+    assert result.stdout.strip() == "[] False", result.stderr
 
 
 # -- trust ---------------------------------------------------------------------------------------

@@ -73,18 +73,122 @@ def test_required_prefixes_never_exclude_a_match(key, pattern):
         assert any(key.startswith(p) for p in prefixes)
 
 
-@pytest.mark.parametrize("pattern", [r"(a+)+", r"(\w*)*x", r"^(\s*\S+)*$", r"(a|b+)*", r"((ab)*c)+"])
-def test_nested_unbounded_quantifiers_are_rejected(pattern):
-    with pytest.raises(patterns.UnsafeRegex):
+# Every shape that can backtrack exponentially is refused: a group that repeats without a small
+# bound while one iteration can match in several ways (a quantifier or alternatives inside).
+REJECTED = [
+    (r"(a+)+", "a quantifier inside"),
+    (r"(\w*)*x", "a quantifier inside"),
+    (r"^(\s*\S+)*$", "a quantifier inside"),
+    (r"((ab)*c)+", "a quantifier inside"),
+    (r"(\d+\.)+", "a quantifier inside"),
+    (r"(a?a)+", "a quantifier inside"),  # `?` inside: each iteration takes one or two characters
+    (r"(a{1,3})+", "a quantifier inside"),
+    (r"(a+){2}", "a quantifier inside"),  # an unbounded quantifier repeated even twice
+    (r"(a{0,100}){1,4}", "a quantifier inside"),
+    (r"(a|b+)*", "alternatives"),
+    (r"^(a|aa)+$", "alternatives"),  # the system test's output rule
+    (r"^(a|aa)+b(\s|$)", "alternatives"),  # ... and its match_command
+    (r"(ab|cd)*", "alternatives"),  # any alternation under `*`/`+`, even a harmless one
+    (r"(?:error|warning)+", "alternatives"),
+    (r"^(?:x(y|yz))+$", "alternatives"),  # nested deeper in the repeated group
+    (r"(a|aa){2,}", "alternatives"),
+    (r"(a|aa){1,8}", "alternatives"),  # 256 ways: a large {n,m} counts as repeated
+    (r"((a|aa){1,4}){1,4}", "alternatives"),  # bounds multiply
+    (r"(?:a|aa)*?b", "alternatives"),  # lazy repeats backtrack just the same
+    (r"((a)?(?(2)b|c))+", "a quantifier inside"),
+    (r"(?>(a|aa)+)", "alternatives"),  # explosive inside the atomic group itself
+]
+
+ACCEPTED = [
+    r"(\s|$)",  # alternatives, but not repeated
+    r"^git status(\s|$)",
+    r"(-[0-9.]+)?",  # a quantifier inside a group that matches at most once
+    r"^(\d+) passed",
+    r"(?:error|warning): .*",
+    r"^a+b",
+    r"x{1,3}",
+    r"^\s*$",
+    r"(a{2})+",  # a fixed count inside: one way per iteration
+    r"(a|b)*",  # single characters: re makes it a character class
+    r"(\w|a)*",
+    r"(ab|ac)*",  # re factors it into a[bc]
+    r"(\d{1,3}\.){3}",  # few iterations × few choices
+    r"(a|aa){1,6}",
+    r"(?:\d+\.)++",  # possessive: never backtracked into
+    r"(?:a|aa)++",
+    r"(?>a|aa)+",  # atomic alternatives: one way per iteration
+    r"^(uv run )?pytest(\s|$)",
+    r"^(python[0-9.]* -m )?unittest(\s|$)",
+    r"^(env|printenv)$|^printenv [A-Z_]+$",
+]
+
+
+@pytest.mark.parametrize("pattern,why", REJECTED)
+def test_exponential_regexes_are_rejected(pattern, why):
+    with pytest.raises(patterns.UnsafeRegex) as caught:
+        patterns.check_regex(pattern)
+    message = str(caught.value)
+    assert repr(pattern) in message and "exponential time" in message
+    assert f"a repeated group with {why}" in message and "rewrite it without nesting" in message
+
+
+@pytest.mark.parametrize("pattern", ACCEPTED)
+def test_safe_regexes_are_accepted(pattern):
+    patterns.check_regex(pattern)
+
+
+@pytest.mark.parametrize("pattern", [r"(a", r"a**", r"(?P<x>a)(?P=y)"])
+def test_regexes_that_do_not_compile_are_rejected(pattern):
+    with pytest.raises(re.error):
         patterns.check_regex(pattern)
 
 
-@pytest.mark.parametrize("pattern", [r"^a+b", r"(ab|cd)*", r"x{1,3}", r"(a{2})+", r"^\s*$",
-                                     r"(?:error|warning): .*", r"^(\d+) passed", r"(?:\d+\.)++"])
-def test_safe_regexes_are_accepted(pattern):
-    patterns.check_regex(pattern)
+def test_every_rejected_example_is_really_slow_and_every_accepted_one_fast():
+    """The table is not folklore: on `aaaa…a!` the rejected alternation shapes blow up and the
+    accepted ones stay fast (a short text keeps the slow side cheap to show)."""
+    import time
+
+    def cost(pattern, n):
+        start = time.perf_counter()
+        re.search(pattern, "a" * n + "!")
+        return time.perf_counter() - start
+
+    assert cost(r"^(a|aa)+$", 24) > 20 * cost(r"^(a|aa)+$", 14)  # grows ~1.6× per character
+    for pattern in ACCEPTED:
+        assert cost(pattern, 5000) < 0.5, pattern
 
 
 def test_catch_all():
     assert patterns.is_catch_all("^.*$") and patterns.is_catch_all(".*")
     assert not patterns.is_catch_all("^error")
+
+
+@pytest.mark.parametrize("rule,where", [
+    ('match_command = "^(a|aa)+b(\\\\s|$)"', "filter.match_command"),
+    ('match_command = "^redos(\\\\s|$)"\nstrip_lines_matching = ["^(a|aa)+$"]',
+     "filter.strip_lines_matching[0]"),
+    ('match_command = "^redos(\\\\s|$)"\nmatch_output = [{ pattern = "x", message = "m", '
+     'unless = "(ab|cd)+" }]', "filter.match_output[0].unless"),
+])
+def test_a_user_filter_with_an_unsafe_regex_is_skipped_with_one_warning(
+        rule, where, user_filters, builtin_dir, capsys, monkeypatch):
+    """The check runs when the index is built (every regex of the file, match_command
+    included): the file is skipped, one warning names it and the rule, and a lookup never
+    compiles the regex (re.compile would hang on this key)."""
+    path = user_filters.write("redos", f'schema_version = 1\n[filter]\nname = "redos"\n{rule}\n')
+    word = "a" * 40 + "!"
+    from cc_filter import catalogue
+
+    assert catalogue.lookup(f"{word} x") is None and catalogue.lookup("redos x") is None
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1, err
+    from cc_track import home
+
+    assert err[0].startswith(f"ctxcrl: skipping filter {home.short_path(path)}: ")
+    assert where in err[0] and "exponential time" in err[0]
+    catalogue.reset()  # a new process: the index is cached, the warning is not repeated
+    monkeypatch.setattr(re, "compile", lambda *a, **k: pytest.fail("a lookup compiled a regex"))
+    assert catalogue.lookup(f"{word} x") is None
+    assert capsys.readouterr().err == ""
+    entry, = [e for e in catalogue.all_entries() if e.name == "redos"]
+    assert entry.error and "exponential time" in entry.error

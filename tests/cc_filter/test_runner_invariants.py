@@ -428,6 +428,116 @@ def test_closed_stdout_ends_quietly(user_filters, demo_bin, filtered):
     assert b"Exception" not in result.stderr
 
 
+def _pipeline(command: str, timeout: float = 20) -> tuple[int | None, bytes, bytes]:
+    """Run a bash pipeline in its own session; (returncode, out, err), or a None returncode
+    (and the whole session killed) when it did not end within `timeout`."""
+    proc = subprocess.Popen(["bash", "-c", command], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return None, out, err
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("reader,expected", [("head -1", b"line 0\n"), ("true", b"")])
+def test_closed_stdout_stops_a_never_ending_command(tmp_path, ctxcrl_home, user_filters,
+                                                    demo_bin, reader, expected):
+    """Rule 10 with a filtered command that never ends: `| head -1` gets its line (a long
+    run's answer is written as it comes) and `| true` — nothing is ever written — is noticed
+    while the command runs (fd 1 is watched). The command is stopped, we exit 141 (128 +
+    SIGPIPE) without a word on stderr, and the run is still tracked."""
+    user_filters.write("demo-denoise", DENOISE)
+    pid_file = tmp_path / "child.pid"
+    demo_bin.tool("demo-endless", f'echo $$ > "{pid_file}"\necho "line 0"\n'
+                                  "while :; do echo noise line; done\n")
+    code, out, err = _pipeline(f'"{sys.executable}" -m cc_filter run demo-endless | {reader}; '
+                               'echo "status ${PIPESTATUS[0]}" >&2')
+    assert code is not None, f"`cc-filter run <endless> | {reader}` did not end"
+    assert (code, out, err) == (0, expected, b"status 141\n")
+    if pid_file.exists() or reader != "true":  # (`| true` may stop it before it starts)
+        with pytest.raises(ProcessLookupError):  # stopped and reaped, not left running
+            os.kill(int(pid_file.read_text()), 0)
+    record = spool_records(ctxcrl_home)[-1]
+    assert (record["mode"], record["filter"], record["exit_code"]) == ("run", "demo-denoise", 141)
+    assert record["tee_path"] is None  # discarded, not kept
+
+
+def test_closed_stdout_stops_a_command_that_ignores_sigpipe_and_sigterm(
+        tmp_path, user_filters, demo_bin):
+    """SIGPIPE, then SIGTERM, then SIGKILL: a command that ignores the first two still ends."""
+    user_filters.write("demo-denoise", DENOISE)
+    demo_bin.tool("demo-stubborn", "trap '' PIPE TERM\nwhile :; do echo noise line; done\n")
+    start = time.monotonic()
+    code, out, err = _pipeline(f'"{sys.executable}" -m cc_filter run demo-stubborn | true; '
+                               'echo "status ${PIPESTATUS[0]}" >&2')
+    assert code is not None, "a command ignoring SIGPIPE and SIGTERM was never killed"
+    assert (out, err) == (b"", b"status 141\n")
+    assert time.monotonic() - start < 10
+
+
+def test_closed_stdout_pipe_mode_stops_reading(ctxcrl_home, user_filters):
+    """`producer | cc-filter <name> | head -1`: we stop reading, so the producer gets its
+    SIGPIPE and the pipeline ends, quietly."""
+    user_filters.write("demo-denoise", DENOISE)
+    code, out, err = _pipeline(f'yes "line" | "{sys.executable}" -m cc_filter demo-denoise '
+                               '| head -1; echo "status ${PIPESTATUS[*]}" >&2')
+    assert code is not None, "`yes | cc-filter <name> | head -1` did not end"
+    assert (code, out, err) == (0, b"line\n", b"status 141 141 0\n")
+    assert spool_records(ctxcrl_home)[-1]["exit_code"] == 141
+
+
+def test_long_run_streams_the_winner_of_never_worse(ctxcrl_home):
+    """Past guard.STREAM_AFTER raw bytes the answer is written as it comes: the filtered
+    lines when they are smaller — the end then only adds (failure tail, tee hint) —, else the
+    raw output, byte for byte, with the filter dropped."""
+    from cc_filter.guard import STREAM_AFTER, OutputGuard
+    from cc_filter.tee import TeePolicy
+    from cc_filter.toml_filter import make_class, parse_filter_file
+
+    def guard_for(**stages):
+        spec = parse_filter_file("t", {"schema_version": 1, "filter": {
+            "name": "t", "match_command": "^t", **stages}})
+        guard = OutputGuard(make_class(spec)([]), argv=["t"], tee_policy=TeePolicy.from_config())
+        written = []
+        guard.sink = lambda data: written.append(data) or True
+        return guard, written
+
+    chunk = b"noise line\n" * 10_000
+    guard, written = guard_for(strip_lines_matching=["^noise"])
+    guard.feed(b"kept 1\n")
+    while len(guard.raw) < STREAM_AFTER:
+        guard.feed(chunk)
+    assert written == []  # nothing decided before the threshold
+    guard.feed(chunk + b"kept 2\n" + chunk)
+    assert b"".join(written) == b"kept 1\nkept 2\n"
+    outcome = guard.finish(3)
+    rest = outcome.text()  # only what is added at the end
+    assert rest.startswith("[exit code 3; last 10 lines of output:]\nnoise line\n")
+    assert rest.endswith(".log]\n") and "[full output: " in rest
+    assert "streamed" in outcome.reasons and outcome.mode == "filtered"
+    outcome.close()
+
+    guard, written = guard_for(replace=[{"pattern": "^", "replacement": "padding padding "}])
+    while len(guard.raw) < STREAM_AFTER:
+        guard.feed(chunk)
+    guard.feed(b"last\n")
+    outcome = guard.finish(0)
+    assert b"".join(written) == outcome._raw.getvalue()  # the raw output, all of it
+    assert outcome.text() == "" and outcome.mode == "raw" and "never-worse" in outcome.reasons
+    outcome.close()
+
+    guard, written = guard_for(strip_lines_matching=["^noise"])
+    guard.sink = lambda data: False  # nobody reads any more
+    guard.feed(b"kept\n")
+    while len(guard.raw) <= STREAM_AFTER:
+        guard.feed(chunk)
+    guard.feed(chunk)
+    assert guard.reader_gone and guard.streamed == 0
+
+
 def test_closed_stdout_passthrough_child_gets_default_sigpipe():
     """Python ignores SIGPIPE; the child must not inherit that (`yes | head` must end)."""
     result = subprocess.run(

@@ -44,25 +44,45 @@ def test_existing_decision_is_replaced_in_place(claude_rules, capsysbinary):
     assert list(json.loads(out)) == ["decision", "command", "reason", "x"]
 
 
-@pytest.mark.parametrize("argv, stdin, code, out", [
-    (["git status"], b"", 0, "allow\tallow rule Bash(git status) in ~/.claude/settings.json\n"),
-    (["git push --force"], b"", 2,
-     "deny\tdeny rule Bash(git push --force:*) in ~/.claude/settings.json\n"),
-    (["rm -rf x"], b"", 3, "ask\task rule Bash(rm:*) in ~/.claude/settings.json\n"),
-    (["make"], b"", 3, "ask\tno allow rule matches: make\n"),
-    ([""], b"", 3, "ask\tno command to allow\n"),
-    ([], b"git status\n", 0, "allow\tallow rule Bash(git status) in ~/.claude/settings.json\n"),
-    ([], b"git status\nmake\n", 3,
-     "allow\tallow rule Bash(git status) in ~/.claude/settings.json\nask\tno allow rule matches: make\n"),
-    ([], b"make\ngit push --force\ngit status\n", 2,
-     "ask\tno allow rule matches: make\n"
-     "deny\tdeny rule Bash(git push --force:*) in ~/.claude/settings.json\n"
-     "allow\tallow rule Bash(git status) in ~/.claude/settings.json\n"),
-    ([], b"", 0, ""),
-    ([], b"\n\n", 0, "\n\n"),
+ALLOW_STATUS = "cc-gate: allow: allow rule Bash(git status) in ~/.claude/settings.json\n"
+DENY_PUSH = "cc-gate: deny: deny rule Bash(git push --force:*) in ~/.claude/settings.json\n"
+ASK_MAKE = "cc-gate: ask: no allow rule matches: make\n"
+
+
+# Output mirrors the input: the command itself for allow and ask, an empty line for deny (a
+# denied command never reaches the next stage); the verdict on stderr.
+@pytest.mark.parametrize("argv, stdin, code, out, err", [
+    (["git status"], b"", 0, "git status\n", ALLOW_STATUS),
+    (["git push --force"], b"", 2, "\n", DENY_PUSH),
+    (["rm -rf x"], b"", 3, "rm -rf x\n",
+     "cc-gate: ask: ask rule Bash(rm:*) in ~/.claude/settings.json\n"),
+    (["make"], b"", 3, "make\n", ASK_MAKE),
+    ([""], b"", 3, "\n", "cc-gate: ask: no command to allow\n"),
+    ([], b"git status\n", 0, "git status\n", ALLOW_STATUS),
+    ([], b"git status\nmake\n", 3, "git status\nmake\n", ALLOW_STATUS + ASK_MAKE),
+    ([], b"make\ngit push --force\ngit status\n", 2, "make\n\ngit status\n",
+     ASK_MAKE + DENY_PUSH + ALLOW_STATUS),
+    ([], b"  git status  # see\n", 0, "  git status  # see\n", ALLOW_STATUS),
+    ([], b"", 0, "", ""),
+    ([], b"\n\n", 0, "\n\n", ""),
 ])
-def test_bare_mode(claude_rules, argv, stdin, code, out, capsysbinary):
-    assert gate(argv, stdin, capsysbinary)[:2] == (code, out)
+def test_bare_mode(claude_rules, argv, stdin, code, out, err, capsysbinary):
+    assert gate(argv, stdin, capsysbinary) == (code, out, err)
+
+
+def test_bare_gate_pipes_into_rewrite(claude_rules, ctxcrl_home):
+    """`echo CMD | cc-gate | cc-rewrite`: the gate passes the command on, the rewrite gets it;
+    a denied command reaches the rewrite as an empty line."""
+    env = dict(os.environ, HOME=str(claude_rules), CTXCRL_HOME=str(ctxcrl_home))
+    env.pop("CTXCRL_FILTER_BIN", None)
+    env.pop("CTXCRL_DISABLED", None)
+    rewrite = os.path.join(os.path.dirname(sys.executable), "cc-rewrite")
+    for command, out, err in [
+            ("git status", "cc-filter run git status\n", ALLOW_STATUS),
+            ("git push --force", "\n", DENY_PUSH)]:
+        done = subprocess.run(f"echo '{command}' | {BIN} | {rewrite}", shell=True, env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert (done.stdout, done.stderr) == (out, err)
 
 
 def test_record_mode_exits_0_even_on_deny(claude_rules, capsysbinary):
@@ -86,7 +106,8 @@ def test_malformed_line_passes_unchanged_with_one_warning(claude_rules, line, wa
 
 def test_invalid_utf8_bare_line_is_answered(claude_rules, capsysbinary):
     code, out, err = gate([], b"echo \xff\n", capsysbinary)
-    assert code == 3 and out.startswith("ask\tno allow rule matches: echo ")
+    assert (code, out) == (3, "echo \udcff\n")
+    assert err.startswith("cc-gate: ask: no allow rule matches: echo ")
 
 
 def test_cwd_of_the_record_finds_the_project_rules(private_home, tmp_path, capsysbinary):
@@ -191,8 +212,9 @@ def test_an_internal_error_asks_and_never_allows(claude_rules, monkeypatch, caps
 
     monkeypatch.setattr(cc_gate.stage, "decide", broken)
     code, out, err = gate(["git status"], b"", capsysbinary)
-    assert (code, out) == (3, "ask\tinternal error (IndexError): never auto-allowed\n")
-    assert err == "cc-gate: internal error IndexError('peel bug')\n"
+    assert (code, out) == (3, "git status\n")
+    assert err == ("cc-gate: internal error IndexError('peel bug')\n"
+                   "cc-gate: ask: internal error (IndexError): never auto-allowed\n")
     code, out, _ = gate([], '{"command": "git status", "x": 1}', capsysbinary)
     assert out == '{"command": "git status", "x": 1, "decision": "ask", ' \
                   '"reason": "internal error (IndexError): never auto-allowed"}\n'
@@ -210,4 +232,26 @@ def test_transparent_prefixes_from_config(config, decision, ctxcrl_home, private
                claude_settings(deny=["Bash(git push:*)"], allow=["Bash(myenv:*)"]))
     (ctxcrl_home / "config.toml").write_text(config)
     code, out, err = gate(["myenv run git push"], b"", capsysbinary)
-    assert out.split("\t")[0] == decision and "Traceback" not in err
+    assert err.startswith(f"cc-gate: {decision}: ") and "Traceback" not in err
+
+
+HEAVY = ("re", "json", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",
+         "tempfile", "dataclasses", "typing", "inspect", "enum", "signal", "sqlite3")
+
+
+@pytest.mark.parametrize("argv, stdin", [
+    (["--agent", "claude"], '{"agent": "claude", "cwd": "/", "command": "git status && ls"}\n'),
+    (["git status"], ""),
+])
+def test_the_stage_imports_nothing_heavy(claude_rules, argv, stdin):
+    """cc-gate runs on every agent command: no re, json, docopt, … on its path (DESIGN §9)."""
+    code = ("import sys\n"
+            "from cc_gate import cli\n"
+            f"code = cli.main({argv!r})\n"
+            f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+            "sys.stderr.write(f'PROBE {code} {heavy}\\n')\n")
+    env = dict(os.environ, HOME=str(claude_rules))
+    done = subprocess.run([sys.executable, "-c", code], input=stdin.encode(), env=env,
+                          capture_output=True, timeout=30)
+    probe = [line for line in done.stderr.decode().splitlines() if line.startswith("PROBE")]
+    assert probe == ["PROBE 0 []"], done.stderr

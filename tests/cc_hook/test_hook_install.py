@@ -478,3 +478,59 @@ def test_paths_with_spaces_and_quotes_are_quoted(tmp_path, monkeypatch):
     answer = json.loads(done.stdout)
     assert answer["hookSpecificOutput"]["updatedInput"]["command"].endswith(" run git status")
     assert verify.verify(Captured()) == 0
+
+
+# -- how the script starts the stages --------------------------------------------------------
+def test_script_starts_the_stages_without_site(fake_home):
+    """The dev venv's console scripts run this interpreter: the stages start as `python -I -S`
+    with our packages' folders on sys.path (no `site`, no PYTHON* variables)."""
+    assert init("claude")[0] == 0
+    body = read(script("claude"))
+    answer = next(line for line in body.splitlines() if line.startswith("answer=$("))
+    assert answer.count(" -I -S -c ") == 4 and "from cc_gate.cli import main" in answer
+    needed = hook_script.tools_in(body)
+    assert os.path.realpath(needed[-1]) == os.path.realpath(os.path.join(
+        os.path.dirname(hook_script.tool_path("cc-hook")), "python3"))
+    for package in ("cc_peel", "cc_gate", "cc_hook", "docopt"):
+        assert any(os.path.exists(os.path.join(d, package)) for d in needed), package
+
+
+def _console_script(path, first_line):
+    path.write_text(first_line + "\nimport sys\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize("first_line", [
+    "#!/usr/bin/env python3", "#!/bin/sh", "#!/bin/sh -e", "not a script", ""])
+def test_other_interpreters_run_the_console_scripts(tmp_path, first_line):
+    tools = {name: _console_script(tmp_path / name, first_line)
+             for name in ("cc-hook", "cc-gate", "cc-rewrite", "cc-filter")}
+    assert hook_script.stage_launcher(tools) is None
+    body = hook_script.render("claude", "", tools, str(tmp_path / "hook.sh"))
+    answer = next(line for line in body.splitlines() if line.startswith("answer=$("))
+    assert answer == (f"answer=$(CTXCRL_HOOK_SCRIPT=$script {tools['cc-hook']} decode claude | "
+                      f"{tools['cc-gate']} --agent claude | {tools['cc-rewrite']} | "
+                      f"{tools['cc-hook']} encode claude)")
+    assert "\npath=" not in body
+
+
+@pytest.mark.parametrize("launcher", ["auto", None])
+def test_both_forms_of_the_script_answer(fake_home, launcher):
+    _, _, project = fake_home
+    bindir = os.path.dirname(hook_script.tool_path("cc-hook"))
+    tools = {name: os.path.join(bindir, name) for name in hook_script.TOOLS}
+    path = str(project.parent / "hook.sh")
+    text = hook_script.render("claude", "", tools, path, launcher=launcher)
+    answer = next(line for line in text.splitlines() if line.startswith("answer=$("))
+    assert ("-I -S" in answer) == (launcher == "auto")
+    with open(path, "w") as f:
+        f.write(text)
+    with open(hook_script.hash_path(path), "w") as f:
+        f.write(hook_script.sha256_text(text) + "\n")
+    event = {"tool_name": "Bash", "tool_input": {"command": "git status"}, "cwd": str(project)}
+    done = subprocess.run(["/bin/sh", path], input=json.dumps(event), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == ""
+    updated = json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert updated.endswith(" run git status")

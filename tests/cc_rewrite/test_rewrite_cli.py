@@ -191,3 +191,36 @@ def test_a_broken_catalogue_leaves_commands_raw(monkeypatch, capsysbinary):
     code, out, err = rewrite(["git status && ls"], b"", capsysbinary)
     assert (code, out) == (1, "git status && ls\n")
     assert err.count("filter catalogue failed") <= 1
+
+
+HEAVY = ("re", "json", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",
+         "tempfile", "dataclasses", "typing", "inspect", "enum", "signal", "sqlite3", "cc_gate")
+
+
+@pytest.mark.parametrize("argv, stdin", [
+    ([], '{"agent": "claude", "cwd": "/", "command": "git status && pytest -q | tail"}\n'),
+    (["git status && ls -la"], ""),
+])
+def test_the_stage_imports_nothing_heavy(argv, stdin):
+    """cc-rewrite runs on every agent command: no re, json, docopt, … on its path (DESIGN §9),
+    and not cc-gate either (the record codec is cc_peel's). The real catalogue, warm."""
+    code = ("import sys\n"
+            "from cc_rewrite import cli\n"
+            f"code = cli.main({argv!r})\n"
+            f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+            "sys.stderr.write(f'PROBE {code} {heavy}\\n')\n")
+    for _ in range(2):  # the first run may build the filter index
+        done = subprocess.run([sys.executable, "-c", code], input=stdin.encode(),
+                              capture_output=True, timeout=60)
+    probe = [line for line in done.stderr.decode().splitlines() if line.startswith("PROBE")]
+    assert probe == ["PROBE 0 []"], done.stderr
+
+
+def test_bare_commands_pipe_through_the_gate(tmp_path):
+    """`echo 'git status' | cc-gate | cc-rewrite`: the gate passes a bare command on as it is."""
+    gate = os.path.join(os.path.dirname(sys.executable), "cc-gate")
+    env = dict(os.environ, HOME=str(tmp_path))  # no agent settings: the gate asks
+    done = subprocess.run(f"echo 'git status' | {gate} | {BIN}", shell=True, capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.stdout == "cc-filter run git status\n"
+    assert done.stderr == "cc-gate: ask: no allow rule matches: git status\n"

@@ -42,7 +42,7 @@ def _progress_only(stripped: str) -> bool:
 
 class Unittest(Filter):
     name = "unittest"
-    match_command = r"^(python[0-9.]* -m )?unittest(\s|$)"
+    match_command = r"^unittest(\s|$)"  # the key has `python -m` unwrapped already
     description = "python -m unittest: failures, errors, tracebacks and the result line"
 
     def __init__(self, argv: list[str]):

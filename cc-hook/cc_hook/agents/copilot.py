@@ -7,7 +7,8 @@
   "modifiedArgs": {<all toolArgs fields>, "command": R}}; deny → {"permissionDecision": "deny",
   "permissionDecisionReason": …}.
 """
-from .. import jsonline
+from cc_peel.record import loads
+
 from ..record import command_record, decision_of, deny_reason, event_meta, rewrite_reason, \
     rewritten_of, updated_input
 from .claude import decode_claude_shape, encode_claude_shape
@@ -27,7 +28,7 @@ def decode(event: dict) -> dict | None:
     args = event.get("toolArgs")
     if isinstance(args, str):
         try:
-            args = jsonline.loads(args)
+            args = loads(args)
         except ValueError:
             return None
     if not isinstance(args, dict):

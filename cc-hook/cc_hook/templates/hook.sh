@@ -6,15 +6,13 @@
 # `cc-hook init --agent @@AGENT@@` writes a fresh one).
 # The agent's hook event comes on stdin; the answer, if any, goes to stdout. Whatever fails,
 # the agent gets no answer and this script exits 0: it never blocks a command.
+# The four stages: cc-hook decode | cc-gate | cc-rewrite | cc-hook encode. `decode` first
+# compares this file with its recorded SHA-256 (CTXCRL_HOOK_SCRIPT) and, on a mismatch,
+# answers nothing and says so on stderr. When `path` is set, each stage is started as
+# `python -I -S` (no `site`: faster) with our packages' folders on sys.path.
 script=@@SCRIPT@@
 no_answer() { cat >/dev/null 2>&1; @@NO_ANSWER@@exit 0; }
 case ${CTXCRL_DISABLED:-} in ''|0) ;; *) no_answer ;; esac
-@@ENV@@{ read -r expected <@@HASH_FILE@@; } 2>/dev/null || expected=
-actual=$(@@HASHER@@ <"$script" 2>/dev/null) || actual=
-if [ -z "$expected" ] || [ "${actual%% *}" != "$expected" ]; then
-  echo "ctxcrl: $script does not match its recorded SHA-256; not rewriting (run: cc-hook verify)" >&2
-  no_answer
-fi
-answer=$(@@HOOK@@ decode @@AGENT@@ | @@GATE@@ --agent @@AGENT@@ | @@REWRITE@@ | @@HOOK@@ encode @@AGENT@@)
+@@ENV@@answer=$(CTXCRL_HOOK_SCRIPT=$script @@DECODE@@ | @@GATE@@ | @@REWRITE@@ | @@ENCODE@@)
 [ -n "$answer" ] && printf '%s\n' "$answer" && exit 0
 no_answer

@@ -1,9 +1,9 @@
-"""The records cc-peel produces: `Segment` (one simple command) and `Peeled` (a whole line).
+"""What cc-peel produces: `Segment` (one simple command) and `Peeled` (a whole line).
 
-Plain classes with __slots__ and a hand-made JSON encoder: this runs on every agent command
-(dataclasses, typing and json would cost more than the peeling itself).
+Plain classes with __slots__, written as JSON by cc_peel.record's codec: this runs on every
+agent command (dataclasses, typing and json would cost more than the peeling itself).
 """
-from _json import encode_basestring
+from .record import dumps
 
 FIELDS = ("text", "start", "end", "separator", "env", "env_vars", "wrappers", "core_start",
           "core_end", "core", "argv", "key", "redirects", "file_redirect", "position", "opaque",
@@ -39,7 +39,7 @@ class Segment:
         return {name: getattr(self, name) for name in FIELDS}
 
     def to_json(self) -> str:
-        return encode_object(self.to_dict())
+        return dumps(self.to_dict(), ensure_ascii=False)
 
     def __repr__(self) -> str:
         return f"Segment({self.text!r}, key={self.key!r}, opaque={self.opaque!r})"
@@ -72,21 +72,3 @@ class Peeled:
     def __repr__(self) -> str:
         return f"Peeled({self.segments!r}, whole_opaque={self.whole_opaque!r})"
 
-
-def encode_value(value) -> str:
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(encode_value(item) for item in value) + "]"
-    return encode_basestring(str(value))
-
-
-def encode_object(data: dict) -> str:
-    return "{" + ", ".join(f"{encode_basestring(k)}: {encode_value(v)}"
-                           for k, v in data.items()) + "}"

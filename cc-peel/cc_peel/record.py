@@ -1,14 +1,24 @@
-"""Command records on the hook pipeline (DESIGN §3): one JSON object per line, or a bare command.
+"""The command record the hook stages pass along (DESIGN §3), and the line driver they share.
 
-Owns reading a stage's input, telling a record from a bare command, and writing the stage's
-answer in the same form. Unknown record fields pass through untouched and in order; a line
-that looks like JSON but is not a usable record is passed on unchanged with one warning.
-Both `cc-gate` and `cc-rewrite` drive their input through `run_stage`.
+Between `cc-hook decode`, `cc-gate`, `cc-rewrite` and `cc-hook encode` flows one JSON object per
+line (agent, cwd, command, input, decision, reason, rewritten, and whatever else a stage does
+not know), or a bare command line. This module owns, once for all of them:
 
-Runs on every agent command: imports only `_json`, `os` and `sys` (no `json`, which pulls `re`).
+- the JSON codec: `loads` (the C scanner of `_json`) and `dumps` (compact, like `json.dumps`,
+  keys in insertion order), without `import json`, which pulls in `re`;
+- telling a record from a bare command (`classify`) and driving a stage over its input
+  (`run_stage`): unknown fields pass through untouched and in order, a line that looks like
+  JSON but is not a usable record is passed on unchanged with one warning, an empty line
+  stays an empty line;
+- where a record's command runs (`cwd_of`), and a stage's command line (`stage_options`: the
+  hot form parsed by hand by `fast_options`, which must agree with docopt, anything else by
+  docopt).
+
+Runs on every agent command: imports only `sys`, and lazily `_json` (a shared library: a bare
+`cc-rewrite 'git status'` never loads it), `os`, and `docopt` for a command line that is not a
+stage's hot form. Never `json` or `re`.
 """
 import sys
-from _json import encode_basestring_ascii, make_scanner
 
 EMPTY = "empty"
 RECORD = "record"
@@ -33,13 +43,19 @@ class _ScannerContext:
         self.memo = {}
 
 
-_scan = make_scanner(_ScannerContext())
+_scan = None  # _json's scanner, made on first use
 _JSON_SPACE = " \t\n\r"
 _INF = float("inf")
 
 
+# -- JSON ---------------------------------------------------------------------------------------
 def loads(text: str):
-    """Parse exactly one JSON document; raises ValueError otherwise."""
+    """Parse exactly one JSON document; raises ValueError (with json's message) otherwise."""
+    global _scan
+    if _scan is None:
+        from _json import make_scanner
+
+        _scan = make_scanner(_ScannerContext())
     start = len(text) - len(text.lstrip(_JSON_SPACE))
     try:
         value, end = _scan(text, start)
@@ -59,6 +75,8 @@ def loads(text: str):
             value, end = _scan(text, start)
         except (StopIteration, SystemError):
             raise ValueError("malformed JSON") from None
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
         except ValueError as exc:
             raise ValueError(str(exc)) from None
     if text[end:].strip(_JSON_SPACE):
@@ -66,16 +84,19 @@ def loads(text: str):
     return value
 
 
-def dumps(value) -> str:
-    """Compact JSON like `json.dumps` (ASCII, `", "` / `": "`), keys in insertion order."""
+def dumps(value, ensure_ascii: bool = True) -> str:
+    """Compact JSON exactly like `json.dumps(value, ensure_ascii=…)` (`", "` and `": "`
+    separators, keys in insertion order); TypeError for what json cannot write either."""
+    from _json import encode_basestring, encode_basestring_ascii
+
     parts: list[str] = []
-    _write(value, parts.append)
+    _write(value, parts.append, encode_basestring_ascii if ensure_ascii else encode_basestring)
     return "".join(parts)
 
 
-def _write(value, out) -> None:
+def _write(value, out, encode) -> None:
     if isinstance(value, str):
-        out(encode_basestring_ascii(value))
+        out(encode(value))
     elif value is None:
         out("null")
     elif value is True:
@@ -98,9 +119,11 @@ def _write(value, out) -> None:
             if not first:
                 out(", ")
             first = False
-            out(encode_basestring_ascii(str(key)))
+            if not isinstance(key, str):
+                raise TypeError(f"JSON object keys must be str, not {type(key).__name__}")
+            out(encode(key))
             out(": ")
-            _write(item, out)
+            _write(item, out, encode)
         out("}")
     elif isinstance(value, (list, tuple)):
         out("[")
@@ -109,12 +132,13 @@ def _write(value, out) -> None:
             if not first:
                 out(", ")
             first = False
-            _write(item, out)
+            _write(item, out, encode)
         out("]")
     else:
-        out(encode_basestring_ascii(str(value)))
+        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+# -- records and bare commands ---------------------------------------------------------------
 def looks_like_json(line: str) -> bool:
     """A `{` followed by a key or `}` (a shell group `{ ls; }` is a bare command).
 
@@ -148,14 +172,91 @@ def classify(line: str):
     return RECORD, value
 
 
-def warn(tool: str, message: str) -> None:
+def cwd_of(record, fallback: str | None = None) -> str:
+    """Where a record's command runs: its "cwd", else `fallback` (a stage's --cwd), else the
+    current directory ("/" when even that is gone). `record` may be None (a bare command)."""
+    cwd = record.get("cwd") if record is not None else None
+    if isinstance(cwd, str) and cwd:
+        return cwd
+    if fallback:
+        return fallback
+    import os
+
     try:
-        sys.stderr.write(f"{tool}: {message}\n")
+        return os.getcwd()
+    except OSError:
+        return "/"
+
+
+def warn(tool: str, message: str) -> None:
+    """One line on stderr, `<tool>: <message>` (bytes of the input that were not UTF-8 come
+    back as they were, like on stdout); never raises."""
+    line = f"{tool}: {message}\n"
+    try:
+        try:
+            sys.stderr.write(line)
+        except UnicodeEncodeError:
+            sys.stderr.flush()
+            sys.stderr.buffer.write(line.encode("utf-8", "surrogateescape"))
         sys.stderr.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
 
 
+# -- a stage's command line ------------------------------------------------------------------
+def fast_options(argv: list, flags=(), values=(), others=("--help",)):
+    """docopt's answer for a stage's hot form `[OPTIONS] [<command>]`, parsed by hand (docopt
+    costs ~25 ms); None for anything else, which the caller then hands to docopt.
+
+    flags: `--name` switches (False/True); values: `--name VALUE` or `--name=VALUE` (None or
+    the value); each at most once. others: the options of the usage's other forms, reported
+    False as docopt does (they are never accepted here). Tests compare the result with
+    docopt's on the same argv, per stage."""
+    opts = dict.fromkeys(others, False)
+    opts.update(dict.fromkeys(flags, False))
+    opts.update(dict.fromkeys(values))
+    opts["<command>"] = None
+    i, n = 0, len(argv)
+    while i < n:
+        arg = argv[i]
+        if arg in flags:
+            if opts[arg]:
+                return None
+            opts[arg] = True
+        elif arg[:2] == "--":
+            name, eq, value = arg.partition("=")
+            if name not in values or opts[name] is not None:
+                return None
+            if not eq:
+                if i + 1 >= n:
+                    return None
+                i += 1
+                value = argv[i]
+            opts[name] = value
+        elif arg[:1] == "-" or opts["<command>"] is not None:
+            return None
+        else:
+            opts["<command>"] = arg
+        i += 1
+    return opts
+
+
+def stage_options(argv: list, usage: str, flags=(), values=(), others=("--help",)):
+    """A stage's options: the hot form by hand (`fast_options`), anything else by docopt over
+    `usage` (the single source of truth); None after a usage error, printed on stderr."""
+    opts = fast_options(argv, flags, values, others)
+    if opts is not None:
+        return opts
+    from docopt import DocoptExit, docopt
+
+    try:
+        return dict(docopt(usage, argv=argv, default_help=False))
+    except DocoptExit as exc:
+        sys.stderr.write(f"{exc}\n")
+        return None
+
+
+# -- driving a stage over its input ----------------------------------------------------------
 def _input_lines():
     stream = sys.stdin.buffer
     while True:
@@ -183,9 +284,7 @@ class _Output:
         try:
             self.stream.write(text.encode("utf-8", "surrogateescape") + b"\n")
             self.stream.flush()
-        except BrokenPipeError:
-            self.closed = True
-        except (OSError, ValueError, UnicodeEncodeError):
+        except (OSError, ValueError, UnicodeEncodeError):  # BrokenPipeError: `| head -1`
             self.closed = True
 
 
@@ -196,6 +295,7 @@ def run_stage(tool: str, command_arg, on_record, on_bare) -> list:
     the text to print instead, e.g. an explanation);
     `on_bare(command) -> (output_line, result)` answers a bare command.
     With `command_arg` set, that one command is answered and stdin is not read.
+    A record or command the callback fails on is passed on unchanged, with one warning.
     """
     out = _Output()
     results = []
@@ -215,11 +315,12 @@ def run_stage(tool: str, command_arg, on_record, on_bare) -> list:
         elif kind == RECORD:
             try:
                 answered = on_record(payload)
+                text = answered if isinstance(answered, str) else dumps(answered)
             except Exception as exc:  # a bug must never break the agent's pipeline
                 warn(tool, f"passing record on unchanged: internal error {exc!r}")
                 out.line(line)
             else:
-                out.line(answered if isinstance(answered, str) else dumps(answered))
+                out.line(text)
         else:
             try:
                 text, result = on_bare(payload)
