@@ -18,6 +18,10 @@ test *args:
 quick *args:
     {{python}} -m pytest -q -m "not slow" {{args}}
 
+# The system tests: agent sessions through the installed hook, faults, security
+system *args:
+    {{python}} -m pytest -q tests/system {{args}}
+
 # Every budget of DESIGN §9, side by side; writes bench/RESULTS.md
 bench *areas:
     {{python}} bench/run.py {{areas}}

@@ -1,0 +1,438 @@
+"""System-wide budgets (DESIGN §9, issue 8) that no single tool's area covers:
+
+- startup of EVERY tool on its hot invocation (no `--help`), side by side with the floor
+  (`python3 -I -S -c pass`, the real interpreter), with the modules each one imports beyond the
+  bare interpreter (`python -X importtime`): a failing row says why;
+- the installed hook on one event for Claude Code, Cursor and Gemini CLI side by side (Claude's
+  is also in bench_hook, with each stage's imports), target ≤ 4× the floor, with the CPU time
+  of all the hook's processes;
+- 1 GB of log lines through `cc-filter <name>` and `cc-filter run cat`: time against a plain
+  Python line copy of the same file (≤ 3×) and peak memory (< 50 MB);
+- savings over every captured fixture: filters with fixtures, median savings on fixtures of
+  20+ lines (issue 7: ≥ 75 %), filters under 60 %, fixtures that lost a key fact (0).
+
+Everything runs with a private HOME and CTXCRL_HOME. The 1 GB file lives in bench/work/
+(git-ignored) and is built once from a 100 MB block. `python bench/bench_system.py [part]`
+prints the rows without the shared runner (parts: startup, hook, gigabyte, savings).
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+WORK = os.path.join(HERE, "work")
+GB_MB = 1000
+STARTUP_TARGET = 2.0
+HOOK_TARGET = 4.0
+HEAVY = ("re", "json", "subprocess", "signal", "docopt", "tomllib", "sqlite3", "hashlib",
+         "tempfile", "pathlib", "shlex", "typing", "dataclasses", "enum", "inspect",
+         "tabulate", "importlib.metadata", "datetime", "uuid", "argparse", "logging")
+
+SYSTEM_FILTER = r'''schema_version = 1
+[filter]
+name = "sys-log"
+description = "benchmark: a typical log filter (every common stage)"
+match_command = "^sys-log(\\s|$)"
+strip_ansi = true
+replace = [{ pattern = "^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z ", replacement = "" }]
+strip_lines_matching = ["^(\\S+ )?(DEBUG|TRACE) "]
+truncate_lines_at = 200
+head_lines = 40
+tail_lines = 40
+'''
+
+# bench_filter's 100 MB filter, the same stages without `replace`: the two sizes compare.
+PLAIN_FILTER = r'''schema_version = 1
+[filter]
+name = "sys-log-plain"
+description = "benchmark: a typical log filter without replace"
+match_command = "^sys-log-plain(\\s|$)"
+strip_ansi = true
+strip_lines_matching = ["^\\S+ (DEBUG|TRACE) "]
+truncate_lines_at = 200
+head_lines = 40
+tail_lines = 40
+'''
+
+LINE_COPY = ("import sys\nw = sys.stdout.buffer.write\nfor line in sys.stdin.buffer:\n"
+             "    w(line)\n")
+
+RSS_PROBE = """
+import json, resource, subprocess, sys, time
+argv, stdin = json.loads(sys.argv[1])
+start = time.perf_counter()
+with open(stdin or "/dev/null", "rb") as f:
+    p = subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([p.returncode, (time.perf_counter() - start) * 1000, usage.ru_maxrss,
+                  usage.ru_utime + usage.ru_stime]))
+"""
+
+CLAUDE_SETTINGS = {"permissions": {"allow": ["Bash(git status)", "Bash(ls:*)"],
+                                   "deny": ["Bash(git push --force:*)"]}}
+
+
+# --- shared -----------------------------------------------------------------------------------
+
+def _private_env(tmp: str) -> dict:
+    env = dict(os.environ)
+    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"),
+               LANG="C.UTF-8")
+    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "CTXCRL_TEE_DIR", "CTXCRL_DB_PATH",
+                "CLAUDE_CONFIG_DIR", "PYTHONDONTWRITEBYTECODE", "XDG_CONFIG_HOME",
+                "XDG_DATA_HOME"):
+        env.pop(var, None)
+    for directory in (env["HOME"], env["CTXCRL_HOME"]):
+        os.makedirs(directory, exist_ok=True)
+    _write(os.path.join(env["HOME"], ".claude", "settings.json"), json.dumps(CLAUDE_SETTINGS))
+    _write(os.path.join(env["HOME"], ".cursor", "cli-config.json"), json.dumps(
+        {"permissions": {"allow": ["Shell(git status)"], "deny": ["Shell(git push --force)"]}}))
+    _write(os.path.join(env["HOME"], ".gemini", "settings.json"), json.dumps(
+        {"tools": {"allowed": ["run_shell_command(git status)"],
+                   "exclude": ["run_shell_command(git push --force)"]}}))
+    _write(os.path.join(env["CTXCRL_HOME"], "filters", "sys-log.toml"), SYSTEM_FILTER)
+    _write(os.path.join(env["CTXCRL_HOME"], "filters", "sys-log-plain.toml"), PLAIN_FILTER)
+    return env
+
+
+def _write(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def _baseline(ctx, env) -> set:
+    done = subprocess.run([ctx.python, "-X", "importtime", "-c", "pass"], capture_output=True,
+                          env=env, timeout=60)
+    return {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
+            if "|" in line}
+
+
+def import_profile(ctx, argv, stdin, env, cwd, baseline: set) -> tuple[list, float]:
+    """[(module, cumulative ms)] of the top-level imports beyond the bare interpreter, largest
+    first, and their total. argv[0] is a console script (a Python file)."""
+    done = subprocess.run([ctx.python, "-X", "importtime", *argv], input=stdin,
+                          capture_output=True, env=env, cwd=cwd, timeout=60)
+    found = []
+    for line in done.stderr.decode(errors="replace").splitlines():
+        if not line.startswith("import time:") or line.count("|") != 2:
+            continue
+        _, cumulative, name = line[len("import time:"):].split("|")
+        if not cumulative.strip().isdigit() or name.startswith("  "):
+            continue
+        name = name.strip()
+        if name not in baseline:
+            found.append((name, int(cumulative) / 1000))
+    found.sort(key=lambda item: -item[1])
+    return found, sum(ms for _, ms in found)
+
+
+def _all_modules(ctx, argv, stdin, env, cwd) -> set:
+    done = subprocess.run([ctx.python, "-X", "importtime", *argv], input=stdin,
+                          capture_output=True, env=env, cwd=cwd, timeout=60)
+    return {line.split("|")[-1].strip() for line in done.stderr.decode(errors="replace")
+            .splitlines() if line.startswith("import time:") and line.count("|") == 2}
+
+
+def _ratio(ctx, ms: float) -> float:
+    return ms / ctx.floor_ms
+
+
+# --- 1. startup of every tool ----------------------------------------------------------------
+
+def _claude_event(cwd: str, command: str = "git status && pytest -q") -> bytes:
+    return json.dumps({
+        "session_id": "bench", "transcript_path": "/dev/null", "cwd": cwd,
+        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "bench"}}).encode()
+
+
+def startup_rows(ctx, env, project) -> list:
+    record = json.dumps({"agent": "claude", "cwd": project, "command": "git status",
+                         "input": {"command": "git status", "description": "bench"},
+                         "event": {"hook_event_name": "PreToolUse"}, "decision": "ask",
+                         "reason": "no allow rule matches: git status",
+                         "rewritten": "cc-filter run git status"}).encode() + b"\n"
+    status = (b"On branch main\nYour branch is up to date with 'origin/main'.\n\n"
+              b"nothing to commit, working tree clean\n")
+    hot = [
+        ("cc-lex", ["cc-lex", "git status"], None, STARTUP_TARGET),
+        ("cc-peel", ["cc-peel", "git status"], None, STARTUP_TARGET),
+        ("cc-gate", ["cc-gate", "git status"], None, STARTUP_TARGET),
+        ("cc-rewrite", ["cc-rewrite", "git status"], None, STARTUP_TARGET),
+        ("cc-filter run", ["cc-filter", "run", "true"], None, STARTUP_TARGET),
+        ("cc-filter <name>", ["cc-filter", "git-status"], status, STARTUP_TARGET),
+        ("cc-hook decode", ["cc-hook", "decode", "claude"], _claude_event(project),
+         STARTUP_TARGET),
+        ("cc-hook encode", ["cc-hook", "encode", "claude"], record, STARTUP_TARGET),
+        ("cc-track (cold: report --format=json, empty db)",
+         ["cc-track", "report", "--format=json"], None, None),
+    ]
+    baseline = _baseline(ctx, env)
+    ms = ctx.time_cmd([ctx.python, "-c", "pass"], runs=20, env=env, cwd=project)
+    rows = [{"budget": "startup: the tools' interpreter alone (`<venv>/bin/python -c pass`)",
+             "measured": f"{ms:.1f} ms = {_ratio(ctx, ms):.2f}× (site and .pth files included)",
+             "target": "- (what every console script pays before its first import)",
+             "ok": None}]
+    for label, argv, stdin, limit in hot:
+        argv = [ctx.bin(argv[0]), *argv[1:]]
+        for _ in range(2):  # bytecode, caches, the filter index
+            subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=project)
+        ms = ctx.time_cmd(argv, runs=20, stdin=stdin, env=env, cwd=project)
+        ratio = _ratio(ctx, ms)
+        profile, total = import_profile(ctx, argv, stdin, env, project, baseline)
+        modules = _all_modules(ctx, argv, stdin, env, project)
+        heavy = [m for m in HEAVY if m in modules]
+        top = ", ".join(f"{name} {ms_:.1f}" for name, ms_ in profile[:8]) or "-"
+        ok = None if limit is None else (ratio <= limit and not heavy)
+        rows.append({
+            "budget": f"startup: {label}",
+            "measured": f"{ms:.1f} ms = {ratio:.2f}×; heavy imports: {', '.join(heavy) or 'none'}",
+            "target": "-" if limit is None else f"≤ {limit:g}× floor, no heavy import",
+            "ok": ok,
+            "detail": f"`{' '.join([os.path.basename(argv[0]), *argv[1:]])}` imports "
+                      f"{total:.1f} ms beyond the interpreter (cumulative ms, largest first): "
+                      f"{top}",
+        })
+    return rows
+
+
+def _cpu_ms(argv, stdin, env, cwd, runs: int = 10) -> float:
+    """User + system CPU per run, every process of the run included (steadier than wall time
+    on a shared machine; what the pipeline costs however many cores there are)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for _ in range(runs):
+        subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       env=env, cwd=cwd)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) * 1000 / runs
+
+
+# --- 2. the hook for every hook agent ---------------------------------------------------------
+
+def hook_rows(ctx, env, project) -> list:
+    events = {
+        "claude": json.loads(_claude_event(project)),
+        "cursor": {"conversation_id": "bench", "generation_id": "g", "hook_event_name":
+                   "preToolUse", "workspace_roots": [project], "tool_name": "Shell",
+                   "tool_input": {"command": "git status && pytest -q", "cwd": project}},
+        "gemini": {"session_id": "bench", "cwd": project, "hook_event_name": "BeforeTool",
+                   "tool_name": "run_shell_command",
+                   "tool_input": {"command": "git status && pytest -q",
+                                  "description": "bench"}},
+    }
+    rows = []
+    for agent, event in events.items():
+        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", agent], env=env,
+                              cwd=project, capture_output=True, text=True, timeout=120)
+        script = os.path.join(env["CTXCRL_HOME"], "hooks", f"ctxcrl-hook-{agent}.sh")
+        if done.returncode != 0 or not os.path.exists(script):
+            rows.append({"budget": f"hook: one {agent} event", "measured":
+                         (done.stdout + done.stderr).strip()[-200:], "target": "installs",
+                         "ok": False})
+            continue
+        body = json.dumps(event).encode()
+        answer = subprocess.run(["/bin/sh", "-c", script], input=body, capture_output=True,
+                                env=env, cwd=project, timeout=60).stdout
+        ms = ctx.time_cmd(["/bin/sh", "-c", script], runs=20, stdin=body, env=env, cwd=project)
+        ratio = _ratio(ctx, ms)
+        cpu = _cpu_ms(["/bin/sh", "-c", script], body, env, project)
+        floor_cpu = _cpu_ms([ctx.floor_python, "-I", "-S", "-c", "pass"], None, env, project)
+        rewritten = b"cc-filter run git status" in answer
+        rows.append({"budget": f"hook: one {agent} event through the installed script",
+                     "measured": f"{ms:.1f} ms = {ratio:.2f}×; CPU of all its processes "
+                                 f"{cpu:.0f} ms = {cpu / floor_cpu:.1f}× the floor's"
+                                 + ("" if rewritten else "; NO REWRITE in the answer"),
+                     "target": f"≤ {HOOK_TARGET:g}× floor", "ok": ratio <= HOOK_TARGET and
+                     rewritten})
+    return rows
+
+
+# --- 3. a gigabyte ----------------------------------------------------------------------------
+
+def _block() -> bytes:
+    levels = ["INFO ", "DEBUG", "WARN ", "DEBUG", "INFO ", "TRACE", "ERROR", "INFO "]
+    lines = []
+    for i in range(1000):
+        level = levels[i % len(levels)].strip()
+        colour = "\x1b[33m" if level == "WARN" else ("\x1b[31m" if level == "ERROR" else "")
+        reset = "\x1b[0m" if colour else ""
+        lines.append(f"2024-11-30T12:{i % 60:02d}:{i % 59:02d}.{i:03d}Z {colour}{level:5}{reset} "
+                     f"worker-{i % 7} request id={i * 7919 % 100000:05d} path=/api/v1/items/{i}"
+                     f" took {i % 97} ms status={200 if i % 13 else 500}\n")
+    return "".join(lines).encode()
+
+
+def gigabyte_file(mb: int = GB_MB) -> str:
+    path = os.path.join(WORK, f"log-{mb}mb.txt")
+    if os.path.exists(path) and os.path.getsize(path) >= mb * 1_000_000:
+        return path
+    os.makedirs(WORK, exist_ok=True)
+    block = _block() * 100  # ~14 MB
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        written = 0
+        while written < mb * 1_000_000:
+            f.write(block)
+            written += len(block)
+    os.replace(tmp, path)
+    return path
+
+
+def _probe(argv, stdin, env):
+    done = subprocess.run([sys.executable, "-c", RSS_PROBE, json.dumps([argv, stdin])],
+                          capture_output=True, text=True, env=env, timeout=900)
+    code, ms, rss_kb, cpu_s = json.loads(done.stdout)
+    return code, ms, rss_kb / 1024, cpu_s
+
+
+def _warm(path: str) -> None:
+    """Read the file once so every measurement finds it in the page cache."""
+    with open(path, "rb") as f:
+        while f.read(1 << 24):
+            pass
+
+
+def gigabyte_rows(ctx, env, project) -> list:
+    path = gigabyte_file()
+    size_mb = os.path.getsize(path) / 1e6
+    _warm(path)
+    copy_argv = [ctx.floor_python, "-I", "-S", "-c", LINE_COPY]
+    copies = [_probe(copy_argv, path, env)]
+    cc_filter = ctx.bin("cc-filter")
+    subprocess.run([cc_filter, "sys-log"], stdin=subprocess.DEVNULL, env=env, cwd=project,
+                   capture_output=True)
+    measured = [
+        (f"{size_mb:.0f} MB | cc-filter sys-log-plain (TOML: ansi, strip, truncate, head/tail)",
+         _probe([cc_filter, "sys-log-plain"], path, env)),
+        (f"{size_mb:.0f} MB | cc-filter sys-log (TOML: the same plus a `replace` rule)",
+         _probe([cc_filter, "sys-log"], path, env)),
+        (f"cc-filter run cat <{size_mb:.0f} MB file> (read filter)",
+         _probe([cc_filter, "run", "cat", path], None, env)),
+    ]
+    copies.append(_probe(copy_argv, path, env))
+    copy_ms = min(c[1] for c in copies)
+    copy_cpu = min(c[3] for c in copies)
+    rows = [{"budget": f"{size_mb:.0f} MB plain Python line copy (baseline, best of 2)",
+             "measured": f"{copy_ms / 1000:.1f} s ({copy_cpu:.1f} s CPU), "
+                         f"{max(c[2] for c in copies):.0f} MB",
+             "target": "-", "ok": None}]
+    for label, (code, ms, rss, cpu) in measured:
+        wall_ratio, cpu_ratio = ms / copy_ms, cpu / copy_cpu
+        rows.append({"budget": label,
+                     "measured": f"{ms / 1000:.1f} s = {wall_ratio:.2f}× copy "
+                                 f"(CPU {cpu / 1:.1f} s = {cpu_ratio:.2f}×), exit {code}",
+                     "target": "≤ 3× copy (wall)", "ok": wall_ratio <= 3 and code == 0})
+        rows.append({"budget": f"{label.split(' (')[0]}: peak RSS",
+                     "measured": f"{rss:.0f} MB", "target": "< 50 MB", "ok": rss < 50})
+    return rows
+
+
+# --- 4. savings over every fixture -----------------------------------------------------------
+
+_SAVINGS = r"""
+import json, os, statistics, sys, tempfile
+sys.path[:0] = {paths!r}
+from cc_filter import cases
+results = []
+with tempfile.TemporaryDirectory() as tmp:
+    for case in cases.discover({fixtures!r}):
+        try:
+            r = cases.run_fixture_case(case, tee_dir=os.path.join(tmp, "tee"), cwd=tmp)
+        except Exception as exc:
+            results.append([case.filter_name, None, 0, [f"{{type(exc).__name__}}: {{exc}}"]])
+            continue
+        results.append([case.filter_name, r.savings, r.raw_lines, list(r.failures)])
+print(json.dumps({{"results": results}}))
+"""
+
+
+def _builtin_filters(ctx, env) -> list:
+    done = subprocess.run([ctx.bin("cc-filter"), "list"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    names = []
+    for line in done.stdout.splitlines()[2:]:
+        words = line.split()
+        if len(words) > 2 and words[1] == "built-in":
+            names.append(words[0])
+    return names
+
+
+def savings_rows(ctx, env) -> list:
+    paths = [os.path.join(REPO, d) for d in ("cc-filter", "cc-track", "cc-peel", "cc-lex")]
+    script = _SAVINGS.format(paths=paths, fixtures=os.path.join(REPO, "tests", "fixtures"))
+    done = subprocess.run([ctx.python, "-c", script], capture_output=True, text=True, env=env,
+                          timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError((done.stderr.strip().splitlines() or ["?"])[-1])
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    results = data["results"]
+    by_filter: dict = {}
+    for name, savings, lines, failures in results:
+        by_filter.setdefault(name, []).append((savings, lines, failures))
+    big = [s for _, s, n, _ in results if s is not None and n >= 20]
+    low = sorted(f"{name} {100 * min(s for s, n, _ in rs if s is not None and n >= 20):.0f}%"
+                 for name, rs in by_filter.items()
+                 if any(s is not None and n >= 20 for s, n, _ in rs)
+                 and min(s for s, n, _ in rs if s is not None and n >= 20) < 0.60)
+    lost = [f"{name}: {fails[0]}" for name, _, _, fails in results if fails]
+    builtin = _builtin_filters(ctx, env)
+    without = sorted(set(builtin) - set(by_filter))
+    median = statistics.median(big) if big else 0.0
+    return [
+        {"budget": "savings: fixtures of 20+ lines, median over all filters",
+         "measured": f"{100 * median:.0f}% over {len(big)} fixtures "
+                     f"({len(results)} fixtures, {len(by_filter)} filters)",
+         "target": "≥ 75% (issue 7)", "ok": bool(big) and median >= 0.75},
+        {"budget": "savings: filters under 60% on a 20+-line fixture",
+         "measured": ", ".join(low) or "none", "target": "none", "ok": not low},
+        {"budget": "fidelity: fixture cases that lose a key fact or fail a check",
+         "measured": f"{len(lost)}" + (f": {'; '.join(lost[:6])}" if lost else ""),
+         "target": "0", "ok": not lost},
+        {"budget": "coverage: built-in filters without a fixture case",
+         "measured": ", ".join(without) or "none", "target": "none", "ok": not without},
+    ]
+
+
+# --- the area ---------------------------------------------------------------------------------
+
+PARTS = ("startup", "hook", "gigabyte", "savings")
+
+
+def rows(ctx, parts=PARTS) -> list:
+    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-system-")
+    try:
+        env = _private_env(tmp)
+        project = os.path.join(tmp, "project")
+        os.makedirs(os.path.join(project, ".git"))
+        out = []
+        for part, fn in (("startup", lambda: startup_rows(ctx, env, project)),
+                         ("hook", lambda: hook_rows(ctx, env, project)),
+                         ("gigabyte", lambda: gigabyte_rows(ctx, env, project)),
+                         ("savings", lambda: savings_rows(ctx, env))):
+            if part not in parts:
+                continue
+            try:
+                out.extend(fn())
+            except Exception as exc:  # one broken part must not hide the others
+                out.append({"budget": f"system {part}: error",
+                            "measured": f"{type(exc).__name__}: {exc}"[:300], "target": "-",
+                            "ok": False})
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    import run  # the shared runner's Context
+
+    for row in rows(run.Context(), tuple(sys.argv[1:]) or PARTS):
+        print(row)
