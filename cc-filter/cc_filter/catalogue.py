@@ -407,18 +407,7 @@ def lookup(key: str, cwd: str | None = None, *, warn=True) -> Entry | None:
     An untrusted or changed project filter that matches is skipped with one warning line on
     stderr (`warn=False` silences it; a callable receives the line instead); so is, once, a
     user or project filter file found broken when the index was rebuilt."""
-    entries = all_entries(cwd)
-    if _broken and warn:
-        _report_broken(warn)
-    for entry in entries:
-        if entry.matches(key):
-            if entry.tier == "project":
-                status = trust_status(entry)
-                if status != "trusted":
-                    _warn_skipped(entry, status, warn)
-                    continue
-            return entry
-    return None
+    return _first_usable(lambda entry: entry.matches(key), cwd, warn)
 
 
 def has_filter(key: str, cwd: str | None = None) -> bool:
@@ -427,11 +416,16 @@ def has_filter(key: str, cwd: str | None = None) -> bool:
 
 def by_name(name: str, cwd: str | None = None, *, warn=True) -> Entry | None:
     """The usable filter called `name` (project tier first, trust applied)."""
+    return _first_usable(lambda entry: entry.name == name and entry.error is None, cwd, warn)
+
+
+def _first_usable(wanted, cwd: str | None, warn) -> Entry | None:
+    """The first entry in tier order that `wanted` accepts and trust allows."""
     entries = all_entries(cwd)
     if _broken and warn:
         _report_broken(warn)
     for entry in entries:
-        if entry.name == name and entry.error is None:
+        if wanted(entry):
             if entry.tier == "project":
                 status = trust_status(entry)
                 if status != "trusted":
