@@ -22,9 +22,12 @@ import sysconfig
 
 from cc_track import home
 
-HOOK_VERSION = 2
+HOOK_VERSION = 3
 """Bump when the script template or the stages' contract changes; `status` warns on older.
-2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`."""
+2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`.
+3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
+   no longer loses it), and runs cc-rewrite with `CTXCRL_QUIET_CONFIG=1` (one config warning
+   per command: cc-gate's)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
@@ -34,6 +37,7 @@ STAGE_TOOLS = (("cc-hook", "cc_hook"), ("cc-gate", "cc_gate"), ("cc-rewrite", "c
 STAGE_PACKAGES = ("cc_peel", "cc_lex", "cc_track", "cc_hook", "cc_gate", "cc_rewrite",
                   "cc_filter", "docopt")  # most used first: each folder is searched in turn
 PATH_VARIABLE = "path"
+FILTER_BIN_VARIABLE = "CTXCRL_FILTER_BIN"
 
 
 class ToolNotFound(Exception):
@@ -158,20 +162,35 @@ def stage_commands(agent: str, tools: dict, launcher=None) -> tuple[str, list[st
     return path_line, commands
 
 
+def env_lines(filter_bin: str | None = None) -> str:
+    """The script's exported defaults: `CTXCRL_HOME` when init ran with it set, and
+    `CTXCRL_FILTER_BIN` when init found that the agent's shell cannot run a bare `cc-filter`
+    (the same path it writes as `[hooks] filter_bin`): cc-rewrite reads the variable before
+    the config, so a config.toml broken later cannot make it write a `cc-filter` the agent's
+    shell does not find. A value already in the agent's environment wins, as for any run."""
+    q = shlex.quote
+    lines = ""
+    if os.environ.get("CTXCRL_HOME"):
+        lines += f"CTXCRL_HOME=${{CTXCRL_HOME:-{q(os.environ['CTXCRL_HOME'])}}}; export CTXCRL_HOME\n"
+    if filter_bin:
+        lines += (f"{FILTER_BIN_VARIABLE}=${{{FILTER_BIN_VARIABLE}:-{q(filter_bin)}}}; "
+                  f"export {FILTER_BIN_VARIABLE}\n")
+    return lines
+
+
 def render(agent: str, no_answer: str, tools: dict | None = None,
-           script: str | None = None, launcher="auto") -> str:
+           script: str | None = None, launcher="auto", filter_bin: str | None = None) -> str:
     """The script's text for `agent` (tools: name → absolute path; launcher: see
-    `stage_launcher`, "auto" to find it, None for the console scripts)."""
+    `stage_launcher`, "auto" to find it, None for the console scripts; filter_bin: the
+    cc-filter path rewrites must use, None when a bare `cc-filter` works in the agent's
+    shell)."""
     tools = tools or {name: tool_path(name) for name in TOOLS}
     script = script or script_path(agent)
     if launcher == "auto":
         launcher = stage_launcher(tools)
     path_line, stages = stage_commands(agent, tools, launcher)
     q = shlex.quote
-    env = ""
-    if os.environ.get("CTXCRL_HOME"):
-        env = f"CTXCRL_HOME=${{CTXCRL_HOME:-{q(os.environ['CTXCRL_HOME'])}}}; export CTXCRL_HOME\n"
-    env += path_line
+    env = env_lines(filter_bin) + path_line
     replacements = {
         "@@VERSION@@": str(HOOK_VERSION),
         "@@AGENT@@": agent,
@@ -222,6 +241,19 @@ def tools_in(text: str) -> list[str]:
             if isinstance(word, str) and word.startswith("/") and word not in paths:
                 paths.append(word)
     return paths
+
+
+def filter_bin_in(text: str) -> str | None:
+    """The cc-filter path a rendered script exports for the rewrites (`env_lines`), or None."""
+    start = f"{FILTER_BIN_VARIABLE}=${{{FILTER_BIN_VARIABLE}:-"
+    for line in text.splitlines():
+        if line.startswith(start):
+            try:
+                words = shlex.split(line[len(start):].partition("}")[0], posix=True)
+            except ValueError:
+                return None
+            return words[0] if len(words) == 1 else None
+    return None
 
 
 def is_ctxcrl_command(command) -> bool:

@@ -169,10 +169,11 @@ def _manual_instructions(agent: str, artifacts, exc: MalformedSettings) -> str:
     return "\n".join(lines)
 
 
-def _script_artifacts(agent: str, tools: dict) -> tuple[list, str]:
+def _script_artifacts(agent: str, tools: dict, filter_command: str) -> tuple[list, str]:
     module = load(agent)
     script = hook_script.script_path(agent)
-    text = hook_script.render(agent, module.NO_ANSWER, tools, script)
+    filter_bin = filter_command if filter_command != "cc-filter" else None
+    text = hook_script.render(agent, module.NO_ANSWER, tools, script, filter_bin=filter_bin)
     digest = hook_script.sha256_text(text)
     return [OwnedFile(script, text, f"hook script, version {hook_script.HOOK_VERSION}",
                       mode=0o755, kind="script"),
@@ -210,7 +211,7 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
         ctx = InstallContext(user_home(), tools, filter_command, agent)
         artifacts, digest = ([], None)
         if agent in HOOK_AGENTS:
-            artifacts, digest = _script_artifacts(agent, tools)
+            artifacts, digest = _script_artifacts(agent, tools, filter_command)
         artifacts += load(agent).artifacts(agent_scope, root, ctx)
         report.say(f"{agent} ({agent_scope}{'' if agent_scope == 'global' else ': ' + root}):")
         try:

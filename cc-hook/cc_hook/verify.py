@@ -62,6 +62,10 @@ def check_script(agent: str, manifest: Manifest, finding: Finding) -> None:
     for tool in hook_script.tools_in(text):
         if not os.access(tool, os.X_OK):
             finding.warn(f"{tool} is missing or not executable: the hook answers nothing")
+    filter_bin = hook_script.filter_bin_in(text)
+    if filter_bin and not os.access(filter_bin, os.X_OK):
+        finding.warn(f"{filter_bin} (the cc-filter rewrites call) is missing or not executable:"
+                     " commands are left unchanged")
     _check_version(hook_script.version_of(text), finding, script)
 
 
@@ -172,7 +176,8 @@ def status(report: Reporter | None = None) -> int:
             report.say(f"  {'warning' if finding.status != FAIL else 'FAIL'}: {problem}")
     if manifest.filter_bin:
         report.say(f"cc-filter for rewrites: {manifest.filter_bin['value']} "
-                   f"([hooks] filter_bin in {_short(manifest.filter_bin['config'])})")
+                   f"([hooks] filter_bin in {_short(manifest.filter_bin['config'])}, "
+                   "and exported by the hook scripts)")
     else:
         report.say("cc-filter for rewrites: `cc-filter` from the agent's PATH")
     installed = {i.get("agent") for i in manifest.installs}

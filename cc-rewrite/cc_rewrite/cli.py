@@ -21,10 +21,13 @@ rewritten: heredocs, $((…)), substitutions, file redirects (/dev/null too), an
 if/for/while/case, functions, ( ) and { }, sudo, ssh, xargs, watch, bash -c, eval, commands
 already going through cc-filter, a CTXCRL_DISABLED=… prefix, [hooks] exclude_commands, gh with
 --json/--jq/--template, cat/head/tail forms the read filter cannot honour. In a pipe only the
-producer (when every later stage is cat/head/tail) or a final grep/rg is rewritten.
+producer (when every later stage is cat/head/tail) or a final grep/rg is rewritten — except an
+environment listing (env, printenv: its secrets are masked), rewritten whatever reads it.
 
 Environment: CTXCRL_FILTER_BIN (or `filter_bin` in the config's [hooks]) names the cc-filter
 program to insert, e.g. an absolute path when cc-filter is not on the agent shell's PATH.
+Records are left unchanged when that program cannot be found (not on the PATH, not an
+executable file).
 
 Exit codes: 0 rewritten, 1 unchanged (bare commands; with several, 0 when any was rewritten);
 0 in record mode; 64 on a usage error.

@@ -15,8 +15,12 @@ DEFAULT_FILTER_PROGRAM = "cc-filter"
 READ_PROGRAMS = ("cat", "head", "tail")
 GREP_PROGRAMS = ("grep", "egrep", "fgrep", "rg")
 #: Programs that run another command (locally as someone else, remotely, or repeatedly).
+#: `env` is one only when a command follows its options and assignments (`lists_environment`).
 LAUNCHERS = frozenset({"sudo", "doas", "su", "ssh", "mosh", "xargs", "watch", "eval",
                        "parallel", "env"})
+#: Programs that print the environment (secrets included) when they run no command.
+ENV_PROGRAMS = ("env", "printenv")
+_ENV_FLAGS = frozenset({"-i", "-", "--ignore-environment", "--"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash"})
 CONTAINER_TOOLS = frozenset({"docker", "podman", "kubectl", "oc", "nerdctl"})
 _SAFE_WORD_CHARS = frozenset(
@@ -24,21 +28,31 @@ _SAFE_WORD_CHARS = frozenset(
 
 
 class RewriteSettings:
-    """What the config and environment say about rewriting."""
+    """What the config and environment say about rewriting.
 
-    __slots__ = ("exclude_commands", "transparent_prefixes", "filter_program", "disabled",
-                 "_regexes", "_warned")
+    `filter_program` is the cc-filter program as inserted (shell-quoted), `filter_path` the
+    same unquoted; `filter_available` says whether it can be run."""
+
+    __slots__ = ("exclude_commands", "transparent_prefixes", "filter_program", "filter_path",
+                 "disabled", "_regexes", "_warned", "_available")
 
     def __init__(self, exclude_commands=(), transparent_prefixes=(),
-                 filter_program: str = DEFAULT_FILTER_PROGRAM, disabled: bool = False):
+                 filter_program: str = DEFAULT_FILTER_PROGRAM, disabled: bool = False,
+                 filter_path: str | None = None):
         self.exclude_commands = tuple(p.strip() for p in exclude_commands
                                       if isinstance(p, str) and p.strip())
         self.transparent_prefixes = tuple(p for p in transparent_prefixes
                                           if isinstance(p, str) and p.strip())
-        self.filter_program = filter_program or DEFAULT_FILTER_PROGRAM
+        self.filter_program = filter_program or DEFAULT_FILTER_PROGRAM  # as inserted
+        if filter_path is None:  # unquote the simple forms `quote_word` writes
+            filter_path = self.filter_program
+            if len(filter_path) > 1 and filter_path[0] == filter_path[-1] == "'":
+                filter_path = filter_path[1:-1].replace("'\"'\"'", "'")
+        self.filter_path = filter_path
         self.disabled = disabled  # CTXCRL_DISABLED in cc-rewrite's own environment
         self._regexes: dict = {}
         self._warned: set = set()
+        self._available: dict = {}
 
     @classmethod
     def from_config(cls) -> "RewriteSettings":
@@ -57,7 +71,28 @@ class RewriteSettings:
             filter_program=quote_word(program.strip()) if program.strip() else
             DEFAULT_FILTER_PROGRAM,
             disabled=bool(os.environ.get("CTXCRL_DISABLED")),
+            filter_path=program.strip() or DEFAULT_FILTER_PROGRAM,
         )
+
+    def filter_available(self, cwd: str | None = None) -> str | None:
+        """None when the cc-filter program can be run, else why not. A path (with a `/`) must
+        be an executable file (relative to `cwd`); a bare name must be one in a PATH
+        directory — cc-rewrite's PATH, which is the agent's (the hook runs in its environment).
+        A few `os.access` calls, made only when something is about to be rewritten."""
+        key = cwd or ""
+        if key in self._available:
+            return self._available[key]
+        path = self.filter_path
+        if "/" in path:
+            full = os.path.join(cwd or os.getcwd(), path)  # the shell gets it quoted: no ~
+            why = None if _executable_file(full) else f"{path} is not an executable file"
+        else:
+            found = any(_executable_file(os.path.join(d or ".", path))
+                        for d in os.environ.get("PATH", os.defpath).split(os.pathsep))
+            why = None if found else (f"{path} is not on the PATH (set [hooks] filter_bin or "
+                                      "CTXCRL_FILTER_BIN to its absolute path)")
+        self._available[key] = why
+        return why
 
     def excluded_by(self, candidates) -> str | None:
         """The exclude pattern that matches any of the candidate texts, or None."""
@@ -86,6 +121,10 @@ class RewriteSettings:
                     except (OSError, ValueError):
                         pass
         return self._regexes[pattern]
+
+
+def _executable_file(path: str) -> bool:
+    return os.access(path, os.X_OK) and os.path.isfile(path)
 
 
 def _str_list(value) -> list:
@@ -181,16 +220,20 @@ def segment_refusal(seg, command: str, tokens: "TokenIndex",
         if name == "CTXCRL_DISABLED":
             return "CTXCRL_DISABLED is set"
     program = program_of(seg)
-    if program == "cc-filter" or (argv and argv[0] == settings.filter_program):
+    if program == "cc-filter" or (argv and argv[0] == settings.filter_path):
         return "already runs through cc-filter"
-    if seg.opaque:
+    # An environment listing may send its errors to a file (`env 2>/dev/null | grep x`): its
+    # output still reaches the agent, so it is masked (the runner shows env's stderr, if any,
+    # with its output; only cc-filter's own messages go to the file).
+    listing = program in ENV_PROGRAMS and lists_environment(argv)
+    if seg.opaque and not (listing and seg.opaque == "file_redirect"):
         return peel_reason(seg.opaque)
     if not argv:
         return "no command"
-    why = _hazard_in_range(tokens, seg.start, seg.end)
+    why = _hazard_in_range(tokens, seg.start, seg.end, stderr_files_ok=listing)
     if why:
         return why
-    if seg.file_redirect:
+    if seg.file_redirect and not listing:
         return "redirects to a file"
     why = _launcher(program, argv)
     if why:
@@ -231,7 +274,8 @@ class TokenIndex:
         return lo
 
 
-def _hazard_in_range(index: TokenIndex, start: int, end: int) -> str | None:
+def _hazard_in_range(index: TokenIndex, start: int, end: int,
+                     stderr_files_ok: bool = False) -> str | None:
     tokens = index.tokens
     for pos in range(index.first_at_or_after(start), len(tokens)):
         tok = tokens[pos]
@@ -239,6 +283,8 @@ def _hazard_in_range(index: TokenIndex, start: int, end: int) -> str | None:
             break
         if tok.kind == "substitution":
             return f"has a substitution {tok.text}…"
+        if stderr_files_ok and tok.kind == "redirect" and tok.text in ("2>", "2>>"):
+            continue
         if tok.kind == "redirect" and not is_fd_duplication(tok.text):
             target = tokens[pos + 1].text if pos + 1 < len(tokens) and \
                 tokens[pos + 1].kind == "word" else ""
@@ -246,6 +292,24 @@ def _hazard_in_range(index: TokenIndex, start: int, end: int) -> str | None:
         if tok.kind == "heredoc":
             return "has a heredoc"
     return None
+
+
+def writes_stdout_to_file(index: TokenIndex, seg) -> bool:
+    """`seg` sends its standard output to a file (`> f`, `1>> f`, `&> f`, `>| f`)."""
+    tokens = index.tokens
+    for pos in range(index.first_at_or_after(seg.start), len(tokens)):
+        tok = tokens[pos]
+        if tok.start >= seg.end:
+            break
+        if tok.kind != "redirect" or is_fd_duplication(tok.text):
+            continue
+        op = tok.text
+        if op.startswith("&>"):
+            return True
+        fd = op[:len(op) - len(op.lstrip("0123456789"))]
+        if fd in ("", "1") and op[len(fd):].startswith(">"):
+            return True
+    return False
 
 
 def is_fd_duplication(text: str) -> bool:
@@ -259,6 +323,11 @@ def is_fd_duplication(text: str) -> bool:
 
 
 def _launcher(program: str, argv: list) -> str | None:
+    if program == "env":
+        if lists_environment(argv):
+            return None  # prints the environment: the env filter masks its secrets
+        if lists_environment([w for w in argv if w not in ("-0", "--null")]):
+            return "env -0 prints NUL-separated output for a program"
     if program in LAUNCHERS:
         return f"{program} runs another command"
     if program in SHELLS and any(w.startswith("-") and not w.startswith("--") and "c" in w
@@ -267,6 +336,44 @@ def _launcher(program: str, argv: list) -> str | None:
     if program in CONTAINER_TOOLS and "exec" in argv[1:]:
         return f"{program} exec runs a command elsewhere"
     return None
+
+
+def lists_environment(argv: list) -> bool:
+    """`env`/`printenv` printing the environment, one `NAME=value` line per variable: `env`
+    with only `-i`, `-`, `--ignore-environment`, `-u NAME`, `--unset=NAME`, `--` and
+    `NAME=value` words (no command to run), `printenv` with only names. Not the NUL-separated
+    forms (`-0`, `--null`: output for a program), nor an option this does not know."""
+    if not argv:
+        return False
+    program = argv[0].rsplit("/", 1)[-1]
+    if program == "printenv":
+        return all(_is_name(word) for word in argv[1:])
+    if program != "env":
+        return False
+    i = 1
+    options = True
+    while i < len(argv):
+        word = argv[i]
+        if options and word in _ENV_FLAGS:
+            options = word != "--"
+        elif options and word in ("-u", "--unset"):
+            i += 1
+            if i >= len(argv) or not _is_name(argv[i]):
+                return False
+        elif options and word.startswith(("-u", "--unset=")):
+            if not _is_name(word[2:] if word[1] == "u" else word[8:]):
+                return False
+        else:
+            name, sep, _value = word.partition("=")
+            if not sep or not _is_name(name):
+                return False  # a command (env runs it), or an option not known here
+        i += 1
+    return True
+
+
+def _is_name(word: str) -> bool:
+    return bool(word) and (word[0].isalpha() or word[0] == "_") and word.isascii() and \
+        all(c.isalnum() or c == "_" for c in word)
 
 
 def _gh_data_output(argv: list) -> str | None:

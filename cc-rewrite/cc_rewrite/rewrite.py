@@ -19,13 +19,17 @@ from cc_peel import record
 from cc_peel.peeling import peel
 
 from .refusals import (
+    ENV_PROGRAMS,
     GREP_PROGRAMS,
     RewriteSettings,
     TokenIndex,
     display_only_reason,
+    lists_environment,
     pipe_consumer_name,
+    program_of,
     segment_refusal,
     whole_refusal,
+    writes_stdout_to_file,
 )
 
 REWRITTEN = "rewritten"
@@ -128,8 +132,11 @@ def _warn_once(message: str) -> None:
 
 
 def rewrite(command: str, catalogue: Catalogue | None = None,
-            settings: RewriteSettings | None = None) -> "Rewrite":
-    """Rewrite `command` (an unparsable one comes back unchanged, with the reason)."""
+            settings: RewriteSettings | None = None, require_filter: bool = False) -> "Rewrite":
+    """Rewrite `command` (an unparsable one comes back unchanged, with the reason).
+
+    `require_filter`: leave the command unchanged when the cc-filter program cannot be found
+    (`RewriteSettings.filter_available`) — for a rewrite another shell will run (records)."""
     settings = settings or RewriteSettings.from_config()
     if settings.disabled:
         return Rewrite(command, command, [], "CTXCRL_DISABLED is set in the environment")
@@ -151,6 +158,7 @@ def rewrite(command: str, catalogue: Catalogue | None = None,
     notes = []
     chosen = []  # (seg, note) eligible before pipe rules
     verdicts = {}
+    listings = set()  # ids of rewritable env/printenv listings (the pipe rules keep them)
     index = TokenIndex(tokens)
     for seg in segments:
         why = segment_refusal(seg, command, index, settings)
@@ -162,16 +170,24 @@ def rewrite(command: str, catalogue: Catalogue | None = None,
             else:
                 note.action = REWRITTEN
                 note.filter = name
+                if program_of(seg) in ENV_PROGRAMS and lists_environment(seg.argv):
+                    listings.add(id(seg))
         notes.append(note)
         verdicts[id(seg)] = note
         chosen.append((seg, note))
 
-    _apply_pipe_rules(segments, verdicts)
+    _apply_pipe_rules(segments, verdicts, listings, index)
 
-    insert = settings.filter_program + " run "
     positions = [seg.core_start for seg, note in chosen if note.action == REWRITTEN]
     if not positions:
         return Rewrite(command, command, notes)
+    missing = settings.filter_available(catalogue.cwd) if require_filter else None
+    if missing:  # a rewrite the agent's shell could not run would break the command
+        for note in notes:
+            if note.action == REWRITTEN:
+                note.action, note.filter, note.why = RAW, "", "cc-filter cannot be found"
+        return Rewrite(command, command, notes, f"cc-filter cannot be found: {missing}")
+    insert = settings.filter_program + " run "
     parts = []
     last = 0
     for pos in sorted(positions):
@@ -202,10 +218,33 @@ def pipelines(segments) -> list:
     return groups
 
 
-def _apply_pipe_rules(segments, verdicts) -> None:
+def _apply_pipe_rules(segments, verdicts, listings=frozenset(), index=None) -> None:
     """One stage per pipeline may be rewritten: the last one whose output is not merely
-    displayed by what follows — the producer, or a final grep/rg (its producer then raw)."""
+    displayed by what follows — the producer, or a final grep/rg (its producer then raw).
+
+    The exception (a security rule, cc-rewrite/README.md): a stage listing the environment
+    (`env`, `printenv`: `listings`) is rewritten whatever reads it, and then nothing else in
+    its pipeline is — the env filter keeps one line per variable, in order, replacing only
+    secret values (and colour tables), so what reads it answers as it would on the raw
+    listing, while raw values would reach the agent through grep, sort, a loop… Not when the
+    pipeline's output goes to a file (`env | sort > env.txt`): the agent sees nothing, and
+    the file must be the real one."""
     for stages in pipelines(segments):
+        listing = any(id(seg) in listings for seg in stages)
+        if listing and index is not None and writes_stdout_to_file(index, stages[-1]):
+            for seg in stages:  # then the usual rules below decide for the other stages
+                if id(seg) in listings:
+                    note = verdicts[id(seg)]
+                    note.action, note.filter = RAW, ""
+                    note.why = "the pipe's output goes to a file: it gets the real listing"
+        elif listing:
+            for seg in stages:
+                note = verdicts[id(seg)]
+                if id(seg) not in listings and note.action == REWRITTEN:
+                    note.action, note.filter = RAW, ""
+                    note.why = ("the pipe's environment listing is rewritten (secrets masked):"
+                                " one rewritten stage per pipe")
+            continue
         fed = stages[0].position not in ("alone", "producer")  # a ( )/{ }/loop feeds it
         feeds = stages[-1].position not in ("alone", "final")  # it feeds a ( )/{ }/loop
         if feeds:
@@ -270,7 +309,10 @@ class Rewriter:
         return found
 
     def rewrite(self, command: str, rec=None) -> Rewrite:
-        return rewrite(command, self.catalogue(record.cwd_of(rec, self.cwd)), self.settings)
+        """Records (the hook, the OpenCode plugin) are run by the agent's shell: their rewrites
+        need a cc-filter that can be found. A bare command is shown to whoever typed it."""
+        return rewrite(command, self.catalogue(record.cwd_of(rec, self.cwd)), self.settings,
+                       require_filter=rec is not None)
 
     def answer_record(self, rec: dict):
         if rec.get("decision") == "deny":

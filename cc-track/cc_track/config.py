@@ -4,7 +4,12 @@ Hot paths (the hook, `cc-filter run`) call `load_config()`. Without a config fil
 one `stat`. With one, the parsed result is cached with `marshal` next to the data (keyed by the
 file's mtime and size), so `tomllib` (~20 ms of imports) runs only after the file changed.
 A missing or malformed config never breaks a command: defaults apply and one warning goes to
-stderr.
+stderr. A malformed file is cached too (with its error), so tomllib does not run again until the
+file changes, and the warning is repeated on every load (the problem stays visible).
+
+`CTXCRL_QUIET_CONFIG` (non-empty, not "0") silences that warning: the installed hook script
+sets it for every stage but the first one that reads the config (cc-gate), so one agent command
+gets one warning, not one per stage.
 """
 import os
 import sys
@@ -25,7 +30,7 @@ DEFAULTS: dict = {
     "economics": {},
 }
 
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2  # 2: (version, stamp, data, error) — a malformed file is cached too
 _loaded: dict | None = None
 
 
@@ -43,6 +48,8 @@ def _merge(defaults: dict, user: dict) -> dict:
 
 
 def _warn(message: str) -> None:
+    if os.environ.get("CTXCRL_QUIET_CONFIG", "") not in ("", "0"):
+        return
     try:
         sys.stderr.write(f"ctxcrl: {message}\n")
     except (OSError, ValueError):
@@ -53,20 +60,21 @@ def _cache_path() -> str:
     return os.path.join(home.data_dir(), "config.cache")
 
 
-def _read_cache(stamp: tuple) -> dict | None:
+def _read_cache(stamp: tuple) -> tuple | None:
+    """(data, error or None) cached for this file stamp, or None."""
     import marshal
 
     try:
         with open(_cache_path(), "rb") as f:
-            version, cached_stamp, data = marshal.loads(f.read())  # .load(f): small reads
+            version, cached_stamp, data, error = marshal.loads(f.read())  # .load(f): small reads
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    if version == _CACHE_VERSION and tuple(cached_stamp) == stamp:
-        return data
+    if version == _CACHE_VERSION and tuple(cached_stamp) == stamp and isinstance(data, dict):
+        return data, error if isinstance(error, str) else None
     return None
 
 
-def _write_cache(stamp: tuple, data: dict) -> None:
+def _write_cache(stamp: tuple, data: dict, error: str | None = None) -> None:
     import marshal
 
     path = _cache_path()
@@ -74,7 +82,7 @@ def _write_cache(stamp: tuple, data: dict) -> None:
         home.ensure_private_dir(os.path.dirname(path))
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
-            marshal.dump((_CACHE_VERSION, stamp, data), f)
+            marshal.dump((_CACHE_VERSION, stamp, data, error), f)
         os.replace(tmp, path)
     except (OSError, ValueError):
         pass  # a cache we cannot write only costs time
@@ -99,15 +107,22 @@ def load_config(path: str | None = None) -> dict:
         result = _merge(DEFAULTS, {})
     else:
         stamp = (target, st.st_mtime_ns, st.st_size)
-        user = _read_cache(stamp)
-        if user is None:
+        cached = _read_cache(stamp)
+        if cached is None:
+            error = None
             try:
                 user = _parse(target)
-            except Exception as exc:  # tomllib.TOMLDecodeError, OSError, UnicodeDecodeError
-                _warn(f"ignoring malformed config {target}: {exc}")
-                user = {}
+            except OSError as exc:  # unreadable now (permissions): not cached, chmod keeps mtime
+                user, error = {}, f"ignoring unreadable config {target}: {exc}"
+            except Exception as exc:  # tomllib.TOMLDecodeError, UnicodeDecodeError
+                user, error = {}, f"ignoring malformed config {target}: {exc}"
+                _write_cache(stamp, user, error)
             else:
                 _write_cache(stamp, user)
+        else:
+            user, error = cached
+        if error:
+            _warn(error)
         result = _merge(DEFAULTS, user)
     if path is None:
         _loaded = result

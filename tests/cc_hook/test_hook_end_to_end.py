@@ -268,6 +268,26 @@ def test_disabled_in_the_agents_environment(installs):
     assert (done.returncode, done.stdout) == (0, b"")
 
 
+def test_a_config_broken_after_install(tmp_path):
+    """The user breaks config.toml (where init recorded filter_bin): the hook still rewrites
+    with the cc-filter the agent's shell can run, and says so once, not once per stage."""
+    install = Install("claude", tmp_path)
+    config = tmp_path / "ctxcrl" / "config.toml"
+    config.write_text(config.read_text() + "\n[tee\nmode = 'always'\n")
+    for _ in range(2):  # parsed, then from the cache
+        body = json.dumps(event("claude", None, "git status", str(install.project)))
+        done = subprocess.run(["/bin/sh", "-c", install.script], input=body.encode(),
+                              capture_output=True, env=install.env, cwd=install.project,
+                              timeout=60)
+        err = done.stderr.decode().splitlines()
+        assert done.returncode == 0 and len(err) == 1, err
+        assert err[0].startswith(f"ctxcrl: ignoring malformed config {config}: ")
+        command = json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+        assert command == f"{install.filter} run git status"
+    ran = install.bash(command)
+    assert ran.returncode == 0 and "new.txt" in ran.stdout
+
+
 def test_cc_hook_test_shows_the_answer(installs):
     install = installs("gemini")
     done = run([CC_HOOK, "test", "gemini", "git status"], install.env, install.project)

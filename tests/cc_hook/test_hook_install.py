@@ -240,6 +240,19 @@ def test_filter_bin_is_recorded_when_the_agent_shell_cannot_find_cc_filter(fake_
     assert "does not find it" in text
 
 
+def test_the_hook_script_exports_the_recorded_filter_bin(fake_home):
+    """Also in the script (hook version 3), so a config.toml broken later cannot lose it."""
+    assert init("claude", "opencode")[0] == 0
+    ours = hook_script.tool_path("cc-filter")
+    body = read(script("claude"))
+    assert f"CTXCRL_FILTER_BIN=${{CTXCRL_FILTER_BIN:-{ours}}}; export CTXCRL_FILTER_BIN\n" in body
+    assert hook_script.filter_bin_in(body) == ours
+    assert "| CTXCRL_QUIET_CONFIG=1 " in body
+    plugin = read(fake_home[0] / ".config" / "opencode" / "plugins" / "ctxcrl.ts")
+    assert f"CTXCRL_FILTER_BIN=${{CTXCRL_FILTER_BIN:-{ours}}} && export CTXCRL_FILTER_BIN && " \
+        in plugin and "| CTXCRL_QUIET_CONFIG=1 " in plugin
+
+
 def test_filter_bin_is_not_recorded_when_cc_filter_is_visible(fake_home, monkeypatch):
     _, data, _ = fake_home
     monkeypatch.setattr(filter_path, "check",
@@ -247,6 +260,18 @@ def test_filter_bin_is_not_recorded_when_cc_filter_is_visible(fake_home, monkeyp
     assert init("claude", "cline", scope="project")[0] == 0
     assert read(data / "config.toml") is None
     assert "`cc-filter run git status`" in read(fake_home[2] / ".clinerules")
+    body = read(script("claude"))
+    assert "CTXCRL_FILTER_BIN" not in body and hook_script.filter_bin_in(body) is None
+
+
+def test_verify_warns_when_the_exported_filter_bin_is_gone(fake_home, tmp_path, monkeypatch):
+    gone = str(tmp_path / "gone" / "cc-filter")
+    monkeypatch.setattr(install, "_setup_filter", lambda *args: (gone, False))
+    assert init("claude")[0] == 0
+    report = Captured()
+    assert verify.verify(report) == 0
+    assert report.text.startswith("WARN  claude (global)")
+    assert f"{gone} (the cc-filter rewrites call) is missing" in report.text
 
 
 def test_filter_bin_is_found_through_a_login_profile(fake_home):
@@ -510,7 +535,8 @@ def test_other_interpreters_run_the_console_scripts(tmp_path, first_line):
     body = hook_script.render("claude", "", tools, str(tmp_path / "hook.sh"))
     answer = next(line for line in body.splitlines() if line.startswith("answer=$("))
     assert answer == (f"answer=$(CTXCRL_HOOK_SCRIPT=$script {tools['cc-hook']} decode claude | "
-                      f"{tools['cc-gate']} --agent claude | {tools['cc-rewrite']} | "
+                      f"{tools['cc-gate']} --agent claude | "
+                      f"CTXCRL_QUIET_CONFIG=1 {tools['cc-rewrite']} | "
                       f"{tools['cc-hook']} encode claude)")
     assert "\npath=" not in body
 
@@ -521,7 +547,9 @@ def test_both_forms_of_the_script_answer(fake_home, launcher):
     bindir = os.path.dirname(hook_script.tool_path("cc-hook"))
     tools = {name: os.path.join(bindir, name) for name in hook_script.TOOLS}
     path = str(project.parent / "hook.sh")
-    text = hook_script.render("claude", "", tools, path, launcher=launcher)
+    # As init writes it when the agent's shell has no cc-filter (the test's PATH has none).
+    text = hook_script.render("claude", "", tools, path, launcher=launcher,
+                              filter_bin=tools["cc-filter"])
     answer = next(line for line in text.splitlines() if line.startswith("answer=$("))
     assert ("-I -S" in answer) == (launcher == "auto")
     with open(path, "w") as f:
@@ -533,4 +561,29 @@ def test_both_forms_of_the_script_answer(fake_home, launcher):
                           text=True, timeout=60)
     assert done.returncode == 0 and done.stderr == ""
     updated = json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
-    assert updated.endswith(" run git status")
+    assert updated == f"{tools['cc-filter']} run git status"
+
+
+def test_no_rewrite_when_the_agents_shell_cannot_find_cc_filter(fake_home):
+    """No filter_bin (init believed `cc-filter` is on the agent's PATH) but the hook's PATH —
+    the agent's — has none: no answer, the agent runs its command as it was (not a rewrite
+    that fails with `cc-filter: command not found`)."""
+    _, _, project = fake_home
+    bindir = os.path.dirname(hook_script.tool_path("cc-hook"))
+    tools = {name: os.path.join(bindir, name) for name in hook_script.TOOLS}
+    path = str(project.parent / "hook.sh")
+    text = hook_script.render("claude", "", tools, path)
+    with open(path, "w") as f:
+        f.write(text)
+    with open(hook_script.hash_path(path), "w") as f:
+        f.write(hook_script.sha256_text(text) + "\n")
+    event = {"tool_name": "Bash", "tool_input": {"command": "git status"}, "cwd": str(project)}
+    env = dict(os.environ, PATH="/usr/bin:/bin")
+    done = subprocess.run(["/bin/sh", path], input=json.dumps(event), capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    env["PATH"] = bindir + ":/usr/bin:/bin"
+    done = subprocess.run(["/bin/sh", path], input=json.dumps(event), capture_output=True,
+                          text=True, timeout=60, env=env)
+    updated = json.loads(done.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert updated == "cc-filter run git status"

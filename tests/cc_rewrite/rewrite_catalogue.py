@@ -16,6 +16,22 @@ FILTERED = (
 )
 
 
+#: The env filter's own routing (a regex over the key), so the env rows pin what cc-filter really
+#: routes: a listing cc-rewrite keeps in a pipe must be one cc-filter masks.
+_ENV_PATTERN = None
+
+
+def _env_listing(key: str) -> bool:
+    global _ENV_PATTERN
+    if _ENV_PATTERN is None:
+        import re
+
+        from cc_filter.filters.env import Env
+
+        _ENV_PATTERN = re.compile(Env.match_command)
+    return _ENV_PATTERN.search(key) is not None
+
+
 class FakeEntry:
     __slots__ = ("name",)
 
@@ -24,6 +40,8 @@ class FakeEntry:
 
 
 def fake_lookup(key: str, cwd=None):
+    if _env_listing(key):
+        return FakeEntry("env")
     for prefix in FILTERED:
         if key == prefix or key.startswith(prefix + " ") or key.startswith(prefix + "\t"):
             return FakeEntry(prefix.replace(" ", "-"))

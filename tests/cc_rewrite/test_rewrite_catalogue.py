@@ -93,8 +93,9 @@ def test_issue_done_check_through_the_console_scripts(tmp_path, ctxcrl_home):
     write_user_filter(ctxcrl_home, "cargo-test-stand-in", "^cargo test(\\\\s|$)")
     project = tmp_path / "app"
     project.mkdir()
-    env = dict(os.environ, HOME=str(home), CTXCRL_HOME=str(ctxcrl_home))
     bindir = os.path.dirname(sys.executable)
+    env = dict(os.environ, HOME=str(home), CTXCRL_HOME=str(ctxcrl_home),
+               PATH=bindir + os.pathsep + os.environ.get("PATH", ""))  # cc-filter can be found
     command = "git add . && cargo test 2>&1 | tail -20"
     record = json.dumps({"command": command, "cwd": str(project)})
     proc = subprocess.run(f"{bindir}/cc-gate | {bindir}/cc-rewrite", shell=True, env=env,

@@ -21,6 +21,8 @@ def stand_in_catalogue(monkeypatch):
     import cc_filter.catalogue
 
     monkeypatch.setattr(cc_filter.catalogue, "lookup", fake_lookup)
+    # As in an activated venv: `cc-filter` on the PATH (records are only rewritten then).
+    monkeypatch.setenv("PATH", os.path.dirname(BIN) + os.pathsep + os.environ.get("PATH", ""))
 
 
 def rewrite(argv, stdin=b"", capsys=None):
@@ -224,3 +226,32 @@ def test_bare_commands_pipe_through_the_gate(tmp_path):
                           text=True, env=env, timeout=60)
     assert done.stdout == "cc-filter run git status\n"
     assert done.stderr == "cc-gate: ask: no allow rule matches: git status\n"
+
+
+def test_records_are_not_rewritten_when_cc_filter_cannot_be_found(monkeypatch, tmp_path,
+                                                                    capsysbinary):
+    """The hook's record: the agent's shell would not find `cc-filter` (no filter_bin known):
+    the command stays as it was. A bare command (typed by hand) still shows the rewrite."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    rec = {"command": "git status", "decision": "allow"}
+    code, out, err = rewrite([], json.dumps(rec) + "\n", capsysbinary)
+    assert (code, json.loads(out), err) == (0, rec, "")
+    assert rewrite(["git status"], b"", capsysbinary)[:2] == (0, R + "git status\n")
+    code, out, _ = rewrite(["--explain"], json.dumps(rec) + "\n", capsysbinary)
+    assert out.splitlines()[:2] == [
+        "git status", ("(whole command)\traw: cc-filter cannot be found: cc-filter is not on the "
+                       "PATH (set [hooks] filter_bin or CTXCRL_FILTER_BIN to its absolute path)")]
+
+
+def test_records_use_ctxcrl_filter_bin_even_with_a_broken_config(monkeypatch, tmp_path,
+                                                                 ctxcrl_home, capsysbinary):
+    """What the hook script does since hook version 3: it exports CTXCRL_FILTER_BIN, so a
+    config.toml broken after install cannot make cc-rewrite fall back to a bare `cc-filter`."""
+    (ctxcrl_home / "config.toml").write_text('[hooks]\nfilter_bin = "/x/cc-filter"\n[tee\n')
+    monkeypatch.setenv("PATH", str(tmp_path))
+    filter_bin = os.path.join(os.path.dirname(BIN), "cc-filter")
+    monkeypatch.setenv("CTXCRL_FILTER_BIN", filter_bin)
+    monkeypatch.setenv("CTXCRL_QUIET_CONFIG", "1")
+    code, out, err = rewrite([], b'{"command": "git status"}\n', capsysbinary)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["rewritten"] == f"{filter_bin} run git status"

@@ -5,8 +5,8 @@ test_rewrite_catalogue.py runs the same machinery on cc-filter's real catalogue.
 """
 import pytest
 from cc_rewrite.refusals import RewriteSettings
-from cc_rewrite.rewrite import rewrite
-from rewrite_catalogue import fake_catalogue, rewrite_with
+from cc_rewrite.rewrite import Catalogue, rewrite
+from rewrite_catalogue import fake_catalogue, fake_lookup, rewrite_with
 
 SAME = object()
 R = "cc-filter run "
@@ -283,8 +283,64 @@ READ_FORMS = [
     ("tail -fn 20 log", SAME),
 ]
 
+# Listing the environment (env / printenv running no command): always through the env filter,
+# which masks secret values — in a pipe too, whatever reads it (then the only rewritten stage).
+ENV_LISTINGS = [
+    ("env", R + "env"),
+    ("printenv", R + "printenv"),
+    ("printenv HOME PATH", R + "printenv HOME PATH"),
+    ("/usr/bin/env", R + "/usr/bin/env"),
+    ("command env", "command " + R + "env"),
+    ("FOO=1 env", "FOO=1 " + R + "env"),
+    ("env -u AWS_PROFILE", R + "env -u AWS_PROFILE"),
+    ("env --unset=AWS_PROFILE -i", R + "env --unset=AWS_PROFILE -i"),
+    ("env FOO=1 BAR=", R + "env FOO=1 BAR="),
+    ("env -- FOO=1", R + "env -- FOO=1"),
+    ("env FOO=1 git status", "env FOO=1 " + R + "git status"),
+    ("env -i PATH=/usr/bin make", "env -i PATH=/usr/bin " + R + "make"),
+    ("env FOO=1 frobnicate", SAME),
+    ("env -0", SAME),
+    ("env --null -u X", SAME),
+    ("printenv -0", SAME),
+    ("printenv --null HOME", SAME),
+    ("env -S 'git status'", SAME),
+    ("env FOO='a b'", SAME),  # the key `env FOO=a b` is not a listing to the catalogue
+    ("sudo env", SAME),
+    ("CTXCRL_DISABLED=1 env", SAME),
+    ("echo $(env)", SAME),
+    ("(env | grep TOKEN)", SAME),
+    ("env > env.txt", SAME),
+    ("env &>/dev/null", SAME),
+    ("env < in.txt", SAME),
+    ("env 2>/dev/null", R + "env 2>/dev/null"),
+    ("env 2>>err.log | grep x", R + "env 2>>err.log | grep x"),
+    ("env | grep -i token", R + "env | grep -i token"),
+    ("env | grep -i -e token -e secret", R + "env | grep -i -e token -e secret"),
+    ("env | rg TOKEN", R + "env | rg TOKEN"),
+    ("printenv | sort", R + "printenv | sort"),
+    ("env | wc -l", R + "env | wc -l"),
+    ("env | sort | head -20", R + "env | sort | head -20"),
+    ("env | head", R + "env | head"),
+    ("env | grep PATH | head -3", R + "env | grep PATH | head -3"),
+    ("env | cut -d= -f1 | sort", R + "env | cut -d= -f1 | sort"),
+    ("env | awk -F= '{print $1}'", R + "env | awk -F= '{print $1}'"),
+    ("env 2>&1 | grep TOKEN", R + "env 2>&1 | grep TOKEN"),
+    ("env |& grep TOKEN", R + "env |& grep TOKEN"),
+    ("env | tee env.txt", R + "env | tee env.txt"),
+    ("env | (wc -l)", R + "env | (wc -l)"),
+    ("env | while read l; do echo $l; done", R + "env | while read l; do echo $l; done"),
+    ("ls | env | grep x", "ls | " + R + "env | grep x"),
+    ("env | sort > env.txt", SAME),
+    ("env | grep x | sort > f", SAME),
+    ("env | grep TOKEN >> found.txt", SAME),
+    ("env | grep x 2>/dev/null", R + "env | grep x 2>/dev/null"),
+    ("env -0 | grep -z TOKEN", "env -0 | " + R + "grep -z TOKEN"),
+    ("git status && env | grep x", R + "git status && " + R + "env | grep x"),
+    ("env | grep x; git log | grep y", R + "env | grep x; git log | " + R + "grep y"),
+]
+
 ROWS = SIMPLE + ENV_AND_WRAPPERS + RUNNERS + REDIRECTS + COMPOUND + MULTILINE + PIPES + \
-    FAIL_CLOSED + READ_FORMS
+    FAIL_CLOSED + READ_FORMS + ENV_LISTINGS
 
 
 @pytest.mark.parametrize("command, expected", ROWS, ids=[repr(r[0])[:60] for r in ROWS])
@@ -367,3 +423,60 @@ def test_ctxcrl_disabled_in_the_environment_rewrites_nothing(monkeypatch):
     assert result.text == "git status && ls"
     assert result.explain() == ["git status && ls",
                                 "(whole command)\traw: CTXCRL_DISABLED is set in the environment"]
+
+
+# A rewrite another shell runs (records: the hook, the OpenCode plugin) needs a cc-filter that
+# can be found: else the command is left as it was (`cc-filter: command not found` would break
+# every rewritten command).
+
+def _executable(path):
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+@pytest.mark.parametrize("where", ["path", "absolute", "relative"])
+def test_a_filter_program_that_can_be_found_is_written(tmp_path, monkeypatch, where):
+    (tmp_path / "bin").mkdir()
+    found = _executable(tmp_path / "bin" / "cc-filter")
+    program = {"path": "cc-filter", "absolute": found, "relative": "bin/cc-filter"}[where]
+    monkeypatch.setenv("PATH", f"/nonexistent:{tmp_path / 'bin'}")
+    settings = RewriteSettings(filter_program=program)
+    result = rewrite("git status", fake_catalogue_at(tmp_path), settings, require_filter=True)
+    assert result.text == f"{program} run git status"
+
+
+@pytest.mark.parametrize("program, why", [
+    ("cc-filter", ("cc-filter is not on the PATH (set [hooks] filter_bin or CTXCRL_FILTER_BIN "
+                   "to its absolute path)")),
+    ("/nonexistent/cc-filter", "/nonexistent/cc-filter is not an executable file"),
+    ("not-executable", ("not-executable is not on the PATH (set [hooks] filter_bin or "
+                        "CTXCRL_FILTER_BIN to its absolute path)")),
+])
+def test_a_filter_program_that_cannot_be_found_leaves_the_command_unchanged(
+        tmp_path, monkeypatch, program, why):
+    (tmp_path / "not-executable").write_text("#!/bin/sh\n")
+    (tmp_path / "cc-filter").mkdir()  # a folder is not a program
+    monkeypatch.setenv("PATH", str(tmp_path))
+    settings = RewriteSettings(filter_program=program)
+    result = rewrite("git status && ls", fake_catalogue_at(tmp_path), settings,
+                     require_filter=True)
+    assert result.text == "git status && ls"
+    assert result.explain() == ["git status && ls",
+                                f"(whole command)\traw: cc-filter cannot be found: {why}",
+                                "git status\traw: cc-filter cannot be found",
+                                "ls\traw: cc-filter cannot be found"]
+    # Without require_filter (bare commands, discover): what the rewrite would be.
+    assert rewrite("ls", fake_catalogue_at(tmp_path), settings).text == f"{program} run ls"
+
+
+def test_the_filter_program_is_only_looked_for_when_something_is_rewritten(monkeypatch):
+    settings = RewriteSettings()
+    monkeypatch.setattr(settings.__class__, "filter_available",
+                        lambda self, cwd=None: pytest.fail("looked for cc-filter"))
+    assert rewrite("echo hi | wc -l", fake_catalogue(), settings, require_filter=True).text == \
+        "echo hi | wc -l"
+
+
+def fake_catalogue_at(cwd):
+    return Catalogue(str(cwd), fake_lookup)

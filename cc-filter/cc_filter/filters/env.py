@@ -16,8 +16,21 @@ to names, since unset names print nothing).
 
 Besides masking, the filter shortens colour tables (`LS_COLORS=<1520 chars>`); every other
 variable and value is kept exactly. It never marks output as dropped, so no raw copy (with
-the secrets) is written to the tee directory. Nothing is injected. Only `env` with no
-arguments and `printenv` with names only are routed here (`env FOO=1 cmd` runs a command).
+the secrets) is written to the tee directory. Nothing is injected.
+
+Routed here: the forms that print the environment and run nothing — `env` with only `-i`, `-`,
+`--ignore-environment`, `-u NAME`, `--unset=NAME`, `--` and `NAME=value` words, and
+`printenv` with only names (`env FOO=1 cmd` runs a command and is not routed; neither are the
+NUL-separated `-0`/`--null` forms, which are output for a program).
+
+In a pipe: cc-rewrite rewrites an environment listing whatever reads it (`env | grep -i
+token` → `cc-filter run env | grep -i token`), so what follows must get the same answer it
+would get from the raw output, up to the values replaced. That holds: every input line gives
+exactly one output line, in order, with the variable's name and `=` kept; only secret values
+(`****`) and colour tables (`<N chars>`) are replaced (tests/cc_filter/filters/test_env.py).
+`wc -l`, `sort`, `head`, `cut -d= -f1` and a grep on names or on plain values answer as before;
+a grep into a secret or a colour table does not (ask for that variable with `printenv NAME`:
+a colour table is printed whole there).
 """
 from cc_filter.filter import Filter
 
@@ -100,7 +113,9 @@ def _assignment(line: str):
 
 class Env(Filter):
     name = "env"
-    match_command = r"^(env|printenv)$|^printenv [A-Za-z_][A-Za-z0-9_ ]*$"
+    match_command = (r"^env(?: (?:--ignore-environment|--unset[= ][A-Za-z_][A-Za-z0-9_]*|--"
+                     r"|-u ?[A-Za-z_][A-Za-z0-9_]*|-i|-|[A-Za-z_][A-Za-z0-9_]*=\S*)(?= |$))*+$"
+                     r"|^printenv(?: [A-Za-z_][A-Za-z0-9_]*)*+$")
     description = "env/printenv: secret values masked, colour tables shortened"
     #: This filter's output must replace the raw output in every case: the runner's raw
     #: fallbacks (never worse, failure tail, filter error, tee copy) would show the secrets.

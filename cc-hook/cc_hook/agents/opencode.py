@@ -13,12 +13,13 @@ def plugin_text(ctx) -> str:
     import json
     import shlex
 
-    from ..hook_script import HOOK_VERSION, template
+    from ..hook_script import HOOK_VERSION, env_lines, template
 
-    pipeline = f"{shlex.quote(ctx.tools['cc-gate'])} | {shlex.quote(ctx.tools['cc-rewrite'])}"
-    if os.environ.get("CTXCRL_HOME"):
-        pipeline = f"CTXCRL_HOME=${{CTXCRL_HOME:-{shlex.quote(os.environ['CTXCRL_HOME'])}}} " \
-                   f"&& export CTXCRL_HOME && {pipeline}"
+    pipeline = (f"{shlex.quote(ctx.tools['cc-gate'])} | "
+                f"CTXCRL_QUIET_CONFIG=1 {shlex.quote(ctx.tools['cc-rewrite'])}")
+    filter_bin = ctx.filter_command if ctx.filter_command != "cc-filter" else None
+    for line in reversed(env_lines(filter_bin).splitlines()):  # `X=${X:-v}; export X`
+        pipeline = line.replace("; export", " && export") + " && " + pipeline
     text = template("opencode-plugin.ts")
     return text.replace("@@VERSION@@", str(HOOK_VERSION)).replace("@@PIPELINE@@",
                                                                   json.dumps(pipeline))

@@ -9,10 +9,11 @@
 # The four stages: cc-hook decode | cc-gate | cc-rewrite | cc-hook encode. `decode` first
 # compares this file with its recorded SHA-256 (CTXCRL_HOOK_SCRIPT) and, on a mismatch,
 # answers nothing and says so on stderr. When `path` is set, each stage is started as
-# `python -I -S` (no `site`: faster) with our packages' folders on sys.path.
+# `python -I -S` (no `site`: faster) with our packages' folders on sys.path. cc-rewrite runs
+# with CTXCRL_QUIET_CONFIG=1: a malformed config.toml is reported once, by cc-gate.
 script=@@SCRIPT@@
 no_answer() { cat >/dev/null 2>&1; @@NO_ANSWER@@exit 0; }
 case ${CTXCRL_DISABLED:-} in ''|0) ;; *) no_answer ;; esac
-@@ENV@@answer=$(CTXCRL_HOOK_SCRIPT=$script @@DECODE@@ | @@GATE@@ | @@REWRITE@@ | @@ENCODE@@)
+@@ENV@@answer=$(CTXCRL_HOOK_SCRIPT=$script @@DECODE@@ | @@GATE@@ | CTXCRL_QUIET_CONFIG=1 @@REWRITE@@ | @@ENCODE@@)
 [ -n "$answer" ] && printf '%s\n' "$answer" && exit 0
 no_answer

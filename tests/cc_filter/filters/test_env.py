@@ -125,3 +125,41 @@ def test_a_failing_env_run_writes_no_raw_tee_and_no_raw_tail(tmp_path):
     outcome.close()
     assert "tok-" not in text
     assert outcome.tee_path is None
+
+
+@pytest.mark.parametrize("case", ["developer-shell", "printenv"])
+def test_one_line_out_per_line_in_with_every_name_kept(case):
+    """cc-rewrite rewrites `env` whatever reads it (`env | grep`, `| sort`, `| wc -l`): what
+    follows must get a line per variable, in order, names intact — only values replaced."""
+    with open(os.path.join(FIXTURES, case + ".out"), "rb") as f:
+        raw = f.read()
+    argv = [case.split("-")[0] if case == "printenv" else "env"]
+    outcome = guard.apply(Env(argv), raw, 0, argv=argv)
+    text = outcome.text()
+    outcome.close()
+    raw_lines = raw.decode().splitlines()
+    lines = text.splitlines()
+    assert len(lines) == len(raw_lines)
+    replaced = 0
+    for before, after in zip(raw_lines, lines, strict=True):
+        if after in (before, MASK):  # kept, or a line of a multi-line secret (a PEM body)
+            replaced += after != before
+            continue
+        name, _, value = before.partition("=")
+        assert after.startswith(name + "=") and (
+            after[len(name) + 1:] in (MASK, f"<{len(value)} chars>") or MASK in after), after
+        replaced += 1
+    assert 0 < replaced < len(lines) / 2
+
+
+def test_the_extended_listing_forms_are_routed_and_masked():
+    import re
+
+    routed = re.compile(Env.match_command)
+    for key in ("env", "printenv", "printenv HOME", "env -u X", "env -i", "env --unset=X",
+                "env FOO=1 BAR=", "env -- FOO=1"):
+        assert routed.search(key), key
+    for key in ("env -0", "env FOO=1 make", "env git status", "printenv -0", "envsubst",
+                "env -S ls", "env FOO=a b"):
+        assert not routed.search(key), key
+    assert run(["env", "-u", "HOME", "FOO=1"], "FOO=1\nAPI_KEY=abc") == f"FOO=1\nAPI_KEY={MASK}"
