@@ -303,6 +303,12 @@ class OutputGuard:
             self._pending, self._skipping, self._skipped = b"", False, 0
         for chunk in (self.raw if self.streaming == "raw" else self.out).chunks():
             self._write(chunk)
+        if self.streaming == "filtered":
+            # From here on the raw output only feeds the tee file, which keeps head and tail.
+            from cc_filter.spill import HeadTailBuffer
+
+            keep = self.tee_policy.max_file_size if self.tee_policy is not None else 0
+            self.raw = HeadTailBuffer(self.raw, keep)
 
     def _write(self, data: bytes) -> None:
         if self.reader_gone:

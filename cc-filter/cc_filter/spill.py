@@ -80,3 +80,57 @@ class SpillBuffer:
             self._file.close()
             self._file = None
         self._parts = []
+
+
+class HeadTailBuffer:
+    """The raw output of a long run once its filtered answer is streaming: only the first and
+    last `keep // 2` bytes stay (all a tee file keeps: `[tee] max_file_size`), the middle is
+    counted. Without it a 1 GB run would write 1 GB to a temp file nobody reads again."""
+
+    __slots__ = ("_head", "_tail", "_size", "_half")
+
+    def __init__(self, source: SpillBuffer, keep: int):
+        half = max(keep // 2, 1)
+        size = len(source)
+        self._head = source.read_range(0, min(half, size))
+        tail_start = max(len(self._head), size - half)
+        self._tail = bytearray(source.read_range(tail_start, size - tail_start))
+        self._size = size
+        self._half = half
+        source.close()
+
+    def __len__(self) -> int:
+        return self._size
+
+    def write(self, data: bytes) -> None:
+        self._size += len(data)
+        self._tail += data
+        if len(self._tail) > 2 * self._half:
+            del self._tail[:-self._half]
+
+    def _complete(self) -> bool:
+        return len(self._head) + len(self._tail) == self._size
+
+    def chunks(self, size: int = _COPY_CHUNK):
+        if not self._complete():
+            raise ValueError("the middle of this output was not kept")
+        data = self._head + bytes(self._tail)
+        for start in range(0, len(data), size):
+            yield data[start:start + size]
+
+    def read_range(self, start: int, length: int) -> bytes:
+        if start + length <= len(self._head):
+            return self._head[start:start + length]
+        tail_start = self._size - len(self._tail)
+        if start >= tail_start:
+            return bytes(self._tail[start - tail_start:start - tail_start + length])
+        if self._complete():
+            return (self._head + bytes(self._tail))[start:start + length]
+        raise ValueError("the middle of this output was not kept")
+
+    def getvalue(self) -> bytes:
+        return b"".join(self.chunks())
+
+    def close(self) -> None:
+        self._head = b""
+        self._tail = bytearray()

@@ -668,3 +668,31 @@ def test_background_process_holding_the_pipe_does_not_hang_the_run(capfd, user_f
     code, out, _ = run_main(capfd, "run", "demo-daemon")
     assert time.time() - start < 10
     assert code == 3 and out.startswith("started\n")
+
+
+def test_a_streamed_run_keeps_only_the_raw_head_and_tail_the_tee_needs(ctxcrl_home):
+    """Once the filtered answer streams, the raw output only feeds the tee file (head and
+    tail, `max_file_size`): memory and disk stay bounded however long the run, and the tee
+    file still holds the first and the last lines."""
+    from cc_filter.guard import STREAM_AFTER, OutputGuard
+    from cc_filter.spill import HeadTailBuffer
+    from cc_filter.tee import TeePolicy
+    from cc_filter.toml_filter import make_class, parse_filter_file
+
+    spec = parse_filter_file("t", {"schema_version": 1, "filter": {
+        "name": "t", "match_command": "^t", "strip_lines_matching": ["^noise"]}})
+    policy = TeePolicy(max_file_size=64 * 1024, directory=str(ctxcrl_home / "tee"))
+    guard = OutputGuard(make_class(spec)([]), argv=["t"], tee_policy=policy)
+    guard.sink = lambda data: True
+    guard.feed(b"first line\n")
+    chunk = b"noise line\n" * 10_000
+    for _ in range(4 * STREAM_AFTER // len(chunk)):
+        guard.feed(chunk)
+    guard.feed(b"error: the last line\n")
+    assert isinstance(guard.raw, HeadTailBuffer) and len(guard.raw) > 3 * STREAM_AFTER
+    outcome = guard.finish(1)
+    with open(outcome.tee_path, "rb") as f:
+        kept = f.read()
+    outcome.close()
+    assert kept.startswith(b"first line\n") and kept.endswith(b"error: the last line\n")
+    assert len(kept) <= 64 * 1024 + 100
