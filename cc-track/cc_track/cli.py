@@ -173,9 +173,9 @@ def cmd_economics(args, config, now) -> int:
         f"SELECT coalesce(sum(saved_tokens), 0) FROM records {where}", params).fetchone()
     since_text = None
     if since is not None:
-        from .report import _local_iso
+        from .report import local_iso
 
-        since_text = _local_iso(since)
+        since_text = local_iso(since)
     try:
         data = build_economics(saved, config, args["--model"], since_text)
     except UnknownModel as exc:
@@ -212,11 +212,10 @@ def cmd_record(args, config, now) -> int:
 
 
 def cmd_prune(args, config, now) -> int:
-    from .ingest import prune
     from .tracking import open_tracking
 
-    opened = open_tracking(config, allow_readonly=False, now=now)
-    pruned = opened.ingested.pruned + prune(opened.db, config, now)
+    opened = open_tracking(config, allow_readonly=False, now=now)  # ingests, then prunes
+    pruned = opened.ingested.pruned
     days = config.get("tracking", {}).get("retention_days", 90)
     _write(f"pruned {pruned} record{'s' * (pruned != 1)} older than {days} days")
     return EXIT_OK

@@ -21,6 +21,7 @@ import os
 import time
 
 from . import home
+from .report import local_iso
 from .spool import estimate_tokens, project_of
 
 SCHEMA = "ctxcrl.discover/1"
@@ -373,8 +374,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
     return {
         "schema": SCHEMA,
         "projects_dir": projects_dir,
-        "since": _dt.datetime.fromtimestamp(since).astimezone().isoformat(timespec="seconds")
-        if since is not None else None,
+        "since": local_iso(since) if since is not None else None,
         "scope": "all" if all_projects else "project",
         "project": project,
         "session_files": scan.files,

@@ -75,7 +75,7 @@ def _metrics(row) -> dict:
     }
 
 
-def _local_iso(ts: float) -> str:
+def local_iso(ts: float) -> str:
     return _dt.datetime.fromtimestamp(ts).astimezone().isoformat(timespec="seconds")
 
 
@@ -151,8 +151,8 @@ def build_report(db: sqlite3.Connection, options: ReportOptions | None = None,
             _add(by_row.setdefault(row_key, [0, 0, 0, 0, 0.0]), metrics)
 
     totals = _metrics(total)
-    totals["first"] = _local_iso(first) if first is not None else None
-    totals["last"] = _local_iso(last) if last is not None else None
+    totals["first"] = local_iso(first) if first is not None else None
+    totals["last"] = local_iso(last) if last is not None else None
     key_rows = [
         {"key": key, "filter": _main_filter(entry["filters"]), **_metrics(entry["metrics"])}
         for key, entry in by_key.items()
@@ -188,8 +188,8 @@ def build_report(db: sqlite3.Connection, options: ReportOptions | None = None,
 
     return {
         "schema": SCHEMA,
-        "generated_at": _local_iso(now),
-        "since": _local_iso(options.since) if options.since is not None else None,
+        "generated_at": local_iso(now),
+        "since": local_iso(options.since) if options.since is not None else None,
         "period": options.period,
         "group": options.group,
         "tracking_enabled": tracking_enabled,
@@ -225,9 +225,6 @@ def daily_series(report: dict, max_days: int = 60) -> list[dict]:
     day = first
     while day <= last:
         key = day.isoformat()
-        series.append(by_day.get(key) or {
-            "day": key, "commands": 0, "raw_tokens": 0, "output_tokens": 0,
-            "saved_tokens": 0, "savings_pct": None, "elapsed_ms": 0,
-        })
+        series.append(by_day.get(key) or {"day": key, **_metrics((0, 0, 0, 0, 0))})
         day += _dt.timedelta(days=1)
     return series

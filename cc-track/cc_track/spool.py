@@ -1,9 +1,10 @@
 """The spool: one JSON line per filtered command, appended by producers, ingested by cc-track.
 
 Producers (`cc-filter run`, `cc-filter <name>`) call `append(record)` once per command. The
-line is written with a single `O_APPEND` write, so concurrent producers never interleave, and
-no lock is needed on this side. Writing must never change a command's output or exit code:
-`append` swallows every error and reports it as False.
+line is written with a single `O_APPEND` write, so concurrent producers never interleave; a
+non-blocking shared flock hands the file over safely to an ingest rotating it (see
+`_lock_live_spool`). Writing must never change a command's output or exit code: `append`
+swallows every error and reports it as False.
 
 Imports nothing heavy (no `json`, which pulls in `re`): this runs on every agent command.
 """

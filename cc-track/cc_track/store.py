@@ -13,17 +13,14 @@ import sqlite3
 import time
 
 from . import home
+from .spool import FIELDS
 
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 10_000
 CACHE_KIB = 65536
 
-#: The columns of `records`, in spool field order (spool.FIELDS) plus `ingested_at`.
-RECORD_COLUMNS = (
-    "id", "ts", "cwd", "project", "command", "key", "filter", "mode", "exit_code",
-    "raw_chars", "output_chars", "raw_tokens", "output_tokens", "saved_tokens",
-    "elapsed_ms", "tee_path",
-)
+#: The columns of `records` filled from a spool record (the table adds `ingested_at`).
+RECORD_COLUMNS = FIELDS
 
 
 class StoreError(Exception):

@@ -36,8 +36,6 @@ def open_tracking(config: dict, *, allow_readonly: bool = True, now: float | Non
     path = home.db_path()
     try:
         db = store.connect(path)
-    except store.StoreError:
-        raise
     except (OSError, sqlite3.OperationalError) as exc:
         if not allow_readonly:
             raise
@@ -132,8 +130,6 @@ def _check(path: str) -> str | None:
         db = store.connect(path)
     except store.CorruptDatabase as exc:
         return str(exc.__cause__ or exc)
-    except store.NewerSchema:
-        raise
     try:
         result = db.execute("PRAGMA quick_check").fetchone()[0]
     except sqlite3.DatabaseError as exc:

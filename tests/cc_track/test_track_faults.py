@@ -148,6 +148,8 @@ def test_repair_leaves_a_healthy_database_alone(ctxcrl_home):
     messages = tracking.repair(load_config(), now=NOW)
     assert "is healthy" in messages[0]
     assert not [n for n in os.listdir(ctxcrl_home) if ".corrupt-" in n]
+    db = store.connect()
+    assert db.execute("SELECT count(*) FROM records").fetchone()[0] == len(fixed_records())
 
 
 def test_newer_schema_exits_3(ctxcrl_home):

@@ -60,6 +60,26 @@ def test_parse_record_rejects_with_a_reason(line, reason):
         ingest.parse_record(line)
 
 
+def test_spool_record_json_round_trip():
+    record = SpoolRecord.for_command(command="git status -s", key="git status",
+                                     filter="git-status", mode="run", exit_code=0,
+                                     raw_chars=401, output_chars=100, elapsed_ms=12.34,
+                                     cwd="/p/é")
+    assert (record.raw_tokens, record.output_tokens, record.saved_tokens) == (101, 25, 76)
+    assert SpoolRecord.from_json(record.to_json()).to_dict() == record.to_dict()
+    assert json.loads(record.to_json()) == record.to_dict()
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("[1]", "not a JSON object"),
+    (json.dumps({**GOOD, "future_field": 1}), "unknown spool fields: future_field"),
+    (json.dumps({**GOOD, "id": ""}), "no id"),
+])
+def test_spool_record_from_json_rejects(line, reason):
+    with pytest.raises(ValueError, match=reason):
+        SpoolRecord.from_json(line)
+
+
 def test_store_arguments_false_keeps_only_the_key():
     row = ingest.parse_record(json.dumps(GOOD), store_arguments=False)
     assert row[store.RECORD_COLUMNS.index("command")] == "git status"

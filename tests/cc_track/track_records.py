@@ -2,7 +2,7 @@
 import os
 import sys
 
-from cc_track.spool import SpoolRecord
+from cc_track.spool import SpoolRecord, estimate_tokens
 
 VENV_BIN = os.path.dirname(sys.executable)
 CC_TRACK = os.path.join(VENV_BIN, "cc-track")
@@ -14,7 +14,7 @@ DAY = 86400.0
 def make_record(i: int, *, key="git status", filter="git-status", raw=4000, output=800,
                 ts=NOW, project="/home/dev/app", command=None, mode="run", exit_code=0,
                 elapsed=120.0) -> SpoolRecord:
-    raw_tokens, output_tokens = -(-raw // 4), -(-output // 4)
+    raw_tokens, output_tokens = estimate_tokens(raw), estimate_tokens(output)
     return SpoolRecord(
         id=f"rec-{i:06d}", ts=ts, cwd=project, project=project, command=command or key,
         key=key, filter=filter, mode=mode, exit_code=exit_code, raw_chars=raw,
