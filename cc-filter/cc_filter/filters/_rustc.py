@@ -134,7 +134,6 @@ class RustDiagnostics:
         self.warnings: list[_Diagnostic] = []
         self.summary: list[str] = []
         self.ready: list[str] = []  # rendered errors waiting to be taken by `drain()`
-        self.errors = 0
         self.in_summary_list = False  # the indented lines under `error: 2 targets failed:`
 
     def feed(self, line: str) -> bool:
@@ -204,7 +203,6 @@ class RustDiagnostics:
             return
         self.seen.add(key)
         if current.severity == "error":
-            self.errors += 1
             self.ready.extend(current.render())
         else:
             self.warnings.append(current)

@@ -54,37 +54,32 @@ def shell_word(name: str) -> str:
 class PathGroups:
     """Collects paths; renders one `dir/: names` line per directory (bounded memory)."""
 
-    __slots__ = ("dirs", "order", "count", "hidden_dirs", "dropped")
+    __slots__ = ("dirs", "hidden_dirs", "dropped")
 
     def __init__(self):
-        self.dirs: dict[str, list] = {}  # dir -> [names, count]
-        self.order: list[str] = []
-        self.count = 0
+        self.dirs: dict[str, list] = {}  # dir -> [names, count], in first-seen order
         self.hidden_dirs = 0
         self.dropped = False
 
     def add(self, path: str, note: str = "") -> None:
-        self.count += 1
         head, sep, name = path.rstrip("/").rpartition("/")
         key = head + "/" if sep else ""
         if path.endswith("/") and path != "/":
             name += "/"
         entry = self.dirs.get(key)
         if entry is None:
-            if len(self.order) >= DIR_LIMIT:
+            if len(self.dirs) >= DIR_LIMIT:
                 self.hidden_dirs += 1
                 self.dropped = True
                 return
             entry = self.dirs[key] = [[], 0]
-            self.order.append(key)
         entry[1] += 1
         if len(entry[0]) < NAMES_LIMIT:
             entry[0].append(shell_word(name) + note)
 
     def render(self) -> list[str]:
         out = []
-        for key in self.order:
-            names, count = self.dirs[key]
+        for key, (names, count) in self.dirs.items():
             text = brace_names(names)
             if count > len(names):
                 self.dropped = True

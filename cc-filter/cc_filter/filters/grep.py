@@ -154,8 +154,7 @@ class Grep(Filter):
     def __init__(self, argv):
         super().__init__(argv)
         self.args = GrepArgs(argv)
-        self.files: dict[str, list] = {}  # path -> [lines, count]
-        self.order: list[str] = []
+        self.files: dict[str, list] = {}  # path -> [lines, count], in first-seen order
         self.hidden_files = 0
         self.total = 0
         self.errors: list[str] = []
@@ -218,11 +217,10 @@ class Grep(Filter):
         self.total += 1
         entry = self.files.get(path)
         if entry is None:
-            if len(self.order) >= FILE_LIMIT:
+            if len(self.files) >= FILE_LIMIT:
                 self.hidden_files += 1
                 return []
             entry = self.files[path] = [[], 0]
-            self.order.append(path)
         entry[1] += 1
         if len(entry[0]) < MATCH_LIMIT:
             text, cut = cut_line(text.strip(), args.pattern, args.ignore_case)
@@ -234,10 +232,9 @@ class Grep(Filter):
         if self.args.mode != "group":
             return []
         out = []
-        files = len(self.order)
+        files = len(self.files)
         share = MATCH_LIMIT if self.total <= MATCH_LIMIT else max(PER_FILE_MIN, MATCH_LIMIT // max(files, 1))
-        for path in self.order:
-            lines, count = self.files[path]
+        for path, (lines, count) in self.files.items():
             out.append(f"{path}:")
             shown = lines if count <= share + 1 else lines[:share]  # "+1 more" saves nothing
             out.extend("  " + l for l in shown)

@@ -55,6 +55,7 @@ class Mypy(TrimmedLineFilter):
         self.passthrough = any(a in ("-O", "--output") or a.startswith("--output=") for a in argv)
         self.entries: list[_Entry] = []
         self.last: _Entry | None = None  # the message wrapped lines are joined to (--pretty)
+        self.last_note_owner: _Entry | None = None  # the entry whose last note `last` is
         self.in_excerpt = False
 
     def feed_trimmed(self, line: str, stripped: str):
@@ -91,7 +92,7 @@ class Mypy(TrimmedLineFilter):
         yield line
 
     def _join(self, line: str) -> None:
-        owner = getattr(self, "last_note_owner", None)
+        owner = self.last_note_owner
         if owner is not None and owner.notes:
             owner.notes[-1] += " " + line
         else:

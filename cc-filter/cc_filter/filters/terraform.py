@@ -48,7 +48,6 @@ class Terraform(TrimmedLineFilter):
         self.resource: str | None = None  # action of the resource block being read
         self.path: list[str] = []  # attribute names of the open nested blocks
         self.in_outputs = False
-        self.in_box = False
 
     def _changed(self, body: str) -> str | None:
         """`~ input = "a" -> "b"` inside a resource block → `~ path = "a" -> "b"`."""
@@ -69,7 +68,6 @@ class Terraform(TrimmedLineFilter):
     def feed_trimmed(self, text: str, body: str):
         # error and warning boxes: ╷ │ ╵
         if body[0] in "╷╵":
-            self.in_box = body[0] == "╷"
             return ()
         if body[0] == "│":
             inner = body[1:].strip()

@@ -59,6 +59,7 @@ def test_pem_block_under_an_innocent_name_is_masked():
     text = "CERT_DATA_X=ok\nBLOB=-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n-----END OPENSSH PRIVATE KEY-----"
     out = run(["env"], text)
     assert "b3BlbnNzaC1rZXk" not in out and "OPENSSH" not in out
+    assert out.split("\n")[1:] == [f"BLOB={MASK}", MASK, MASK]  # every line of the block kept, masked
 
 
 def test_printenv_of_a_secret_name_masks_the_bare_value():
@@ -100,6 +101,7 @@ def test_short_secret_never_reaches_the_output_through_the_runner():
     text = outcome.text()
     outcome.close()
     assert "1234" not in text
+    assert text == f"PIN={MASK}\n"  # the variable itself is still shown
 
 
 class _BrokenEnv(Env):
