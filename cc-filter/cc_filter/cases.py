@@ -18,6 +18,7 @@ import os
 
 from cc_filter import catalogue, guard, keys
 from cc_filter.tee import TeePolicy
+from cc_track.spool import estimate_tokens
 
 CASE_KEYS = ("command", "exit_code", "source", "contains", "not_contains", "matches", "equals",
              "line_count", "description")
@@ -65,15 +66,9 @@ class CaseResult:
 def find_fixtures_dir(start: str | None = None) -> str | None:
     """`tests/fixtures` of the repository: from `start` (cwd) upward, then from this package's
     own checkout (cc-filter/cc_filter → ../../tests/fixtures)."""
-    path = os.path.abspath(start or os.getcwd())
-    while True:
-        candidate = os.path.join(path, "tests", "fixtures")
-        if os.path.isdir(candidate):
-            return candidate
-        parent = os.path.dirname(path)
-        if parent == path:
-            break
-        path = parent
+    found = catalogue.find_upward(os.path.join("tests", "fixtures"), start)
+    if found is not None:
+        return found
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     candidate = os.path.join(here, "tests", "fixtures")
     return candidate if os.path.isdir(candidate) else None
@@ -210,8 +205,8 @@ def run_fixture_case(case: Case, *, tee_dir: str, cwd: str | None = None) -> Cas
     result.raw_lines = raw_lines
     if raw_text.strip() and not text.strip():
         fail(f"{case.id}: never empty: non-empty raw output became empty")
-    raw_tokens = -(-outcome.raw_chars // 4)
-    out_tokens = -(-len(text) // 4)
+    raw_tokens = estimate_tokens(outcome.raw_chars)
+    out_tokens = estimate_tokens(len(text))
     if outcome.mode == "filtered" and out_tokens > raw_tokens:
         fail(f"{case.id}: never worse: {out_tokens} output tokens > {raw_tokens} raw tokens")
     if raw_tokens:

@@ -99,17 +99,22 @@ class Entry:
 
 
 # -- finding the tiers' directories ----------------------------------------------------------
-def project_dir(cwd: str | None = None) -> str | None:
-    """The nearest `.ctxcrl/filters` directory from cwd upward, if any."""
-    path = os.path.abspath(cwd or os.getcwd())
+def find_upward(relative: str, start: str | None = None) -> str | None:
+    """The nearest directory `<dir>/<relative>` from `start` (default: cwd) upward, if any."""
+    path = os.path.abspath(start or os.getcwd())
     while True:
-        candidate = os.path.join(path, ".ctxcrl", "filters")
+        candidate = os.path.join(path, relative)
         if os.path.isdir(candidate):
             return candidate
         parent = os.path.dirname(path)
         if parent == path:
             return None
         path = parent
+
+
+def project_dir(cwd: str | None = None) -> str | None:
+    """The nearest `.ctxcrl/filters` directory from cwd upward, if any."""
+    return find_upward(os.path.join(".ctxcrl", "filters"), cwd)
 
 
 def tier_dirs(cwd: str | None = None) -> list[tuple[str, str]]:

@@ -112,9 +112,7 @@ def with_separator(argv: list[str]) -> list[str]:
             i += 2
         elif word in ("-h", "--help", "--version"):
             return argv
-        elif word.startswith("-"):
-            break
-        else:
+        else:  # the command's first word (or an unknown option docopt will reject)
             break
     if i >= len(argv):
         return argv

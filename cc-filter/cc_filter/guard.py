@@ -119,6 +119,8 @@ class OutputGuard:
     def __init__(self, filter_obj, *, argv: list[str] | None = None, tee_policy=None,
                  filter_name: str | None = None):
         self.filter = filter_obj
+        #: its raw output must never be shown nor kept (see the module docstring)
+        self.redacts = bool(getattr(filter_obj, "redacts", False))
         self.filter_name = filter_name or getattr(filter_obj, "name", "") or "filter"
         self.argv = argv if argv is not None else list(getattr(filter_obj, "argv", []) or [])
         self.tee_policy = tee_policy
@@ -249,7 +251,7 @@ class OutputGuard:
                 else:
                     produced = self._feed_lines(text.split("\n"))
             except Exception as exc:  # the filter's bug must not cost the user their output
-                self._fail(exc)
+                self.error = exc
                 return
             if produced:
                 self._emit(produced)
@@ -279,14 +281,11 @@ class OutputGuard:
         if self.streaming == "filtered":
             self._write(data)
 
-    def _fail(self, exc: BaseException) -> None:
-        self.error = exc
-
     # -- a long run: written as it comes ------------------------------------------------
     def _start_streaming(self) -> None:
         """Never worse, decided on the output so far: the filtered lines when they are
         smaller (always, for a redacting filter), else the raw output from the start."""
-        redacts = bool(getattr(self.filter, "redacts", False))
+        redacts = self.redacts
         if self.filter is None or self.error is not None:
             if redacts:
                 self.streaming = "off"  # its raw output must never be shown
@@ -335,7 +334,7 @@ class OutputGuard:
             try:
                 produced = list(self.filter.finish(exit_code) or ())
             except Exception as exc:
-                self._fail(exc)
+                self.error = exc
             else:
                 if produced:
                     self._emit(produced)
@@ -348,9 +347,9 @@ class OutputGuard:
         o.exit_code = exit_code
         o.raw_chars = self.raw_chars
         o._raw, o._out = self.raw, self.out
-        redacts = bool(getattr(self.filter, "redacts", False))
+        redacts = self.redacts
         if self.streaming == "filtered":
-            return self._decide_streamed(o, exit_code, redacts)
+            return self._decide_streamed(o, exit_code)
         if self.error is not None and redacts:
             return self._withheld(o, "filter-error")
         if self.error is not None:
@@ -372,15 +371,23 @@ class OutputGuard:
                 return self._withheld(o, "never-empty")
             elif exit_code == 0:
                 return self._raw_outcome(o, "never-empty")
-        tail_text = ""
-        if exit_code != 0 and self.raw_nonblank and not redacts and not self._shows_failure():
-            tail_text = self._failure_tail(exit_code)
-            o.reasons.append("failure-tail")
+        tail_text = self._tail_if_hidden(o, exit_code)
         if (not redacts and estimate_tokens(out_chars + len(tail_text))
                 >= estimate_tokens(self.raw_chars)):
             return self._raw_outcome(o, "never-worse")
+        return self._add_tail_and_tee(o, exit_code, out_chars, tail_text)
+
+    def _tail_if_hidden(self, o: Outcome, exit_code: int) -> str:
+        """The failure tail, when the command failed and the filtered text does not show it."""
+        if exit_code != 0 and self.raw_nonblank and not self.redacts and not self._shows_failure():
+            o.reasons.append("failure-tail")
+            return self._failure_tail(exit_code)
+        return ""
+
+    def _add_tail_and_tee(self, o: Outcome, exit_code: int, out_chars: int,
+                          tail_text: str) -> Outcome:
         o._tail_text = tail_text
-        if not redacts:
+        if not self.redacts:
             self._tee(o, exit_code)
         o.output_chars = out_chars + len(tail_text) + len(o._hint)
         return o
@@ -402,7 +409,7 @@ class OutputGuard:
         return (f"{self.filter_name} failed "
                 f"({type(exc).__name__}{': ' + detail if detail else ''})")
 
-    def _decide_streamed(self, o: Outcome, exit_code: int, redacts: bool) -> Outcome:
+    def _decide_streamed(self, o: Outcome, exit_code: int) -> Outcome:
         """Filtered output was written while the command ran: it stays; the end can only add
         the failure tail, the tee hint, and a warning if the filter broke on the way (what it
         did not show is then in the tee file)."""
@@ -411,17 +418,10 @@ class OutputGuard:
         if self.error is not None:
             self.dropped = True  # what the filter did not get to show
             o.reasons.append("filter-error")
-        tail_text = ""
-        if exit_code != 0 and self.raw_nonblank and not redacts and not self._shows_failure():
-            tail_text = self._failure_tail(exit_code)
-            o.reasons.append("failure-tail")
-        o._tail_text = tail_text
-        if not redacts:
-            self._tee(o, exit_code)
+        self._add_tail_and_tee(o, exit_code, self.out_chars, self._tail_if_hidden(o, exit_code))
         if self.error is not None:
             o.warning = (f"ctxcrl: filter {self._failed()} after part of its output was shown"
                          + ("; the full output is in the tee file" if o.tee_path else ""))
-        o.output_chars = self.out_chars + len(tail_text) + len(o._hint)
         return o
 
     def _decide_raw_streamed(self, exit_code: int) -> Outcome:

@@ -137,3 +137,49 @@ def test_omission_markers_are_found_in_output_text():
     assert found("a\n... (3 lines omitted)\nb") and found("x\n+4 more files") and found("+1 more")
     assert found("line … [10 more bytes]")
     assert not found("+added line\n+1 foo = 2\n- removed") and not found("plain\ntext")
+
+
+class Redactor(Filter):
+    """Like env/printenv: its raw output must never reach the agent or the disk."""
+    name = "redactor"
+    redacts = True
+
+    def feed(self, line):
+        yield line.split("=", 1)[0] + "=***" if "=" in line else line
+
+
+def test_redacting_filter_never_falls_back_to_raw(tmp_path):
+    policy = TeePolicy(directory=str(tmp_path), mode="always")
+    # never worse would pick the raw output (the masked line is longer); a redacting filter
+    # keeps its own, and a failure gets no raw tail and no tee file
+    outcome = guard.apply(Redactor([]), b"K=v\n", 5, tee_policy=policy)
+    assert outcome.mode == "filtered"
+    assert outcome.text() == "K=***\n"
+    assert "failure-tail" not in outcome.reasons
+    assert outcome.tee_path is None and list(tmp_path.iterdir()) == []
+
+
+def test_redacting_filter_that_breaks_withholds_the_output():
+    class Broken(Redactor):
+        def feed(self, line):
+            raise RuntimeError("boom")
+
+    outcome = guard.apply(Broken([]), b"SECRET=hunter2\n", 0)
+    assert "hunter2" not in outcome.text()
+    assert "output withheld" in outcome.text()
+    assert outcome.reasons == ["withheld:filter-error"]
+    assert outcome.warning is None
+
+
+def test_a_long_redacted_run_streams_only_masked_lines(tmp_path):
+    written = []
+    g = guard.OutputGuard(Redactor([]), tee_policy=TeePolicy(directory=str(tmp_path)))
+    g.sink = lambda data: written.append(data) or True
+    line = b"TOKEN=" + b"s" * 100 + b"\n"
+    for _ in range(2 * guard.STREAM_AFTER // len(line)):
+        g.feed(line)
+    outcome = g.finish(1)
+    shown = b"".join(written) + b"".join(outcome.chunks())
+    assert g.streaming == "filtered" and written
+    assert b"sss" not in shown and shown.startswith(b"TOKEN=***\n")
+    assert "failure-tail" not in outcome.reasons and outcome.tee_path is None

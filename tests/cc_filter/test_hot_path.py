@@ -56,3 +56,16 @@ def test_toml_filter_runs_without_tomllib(ctxcrl_home):
     # a TOML filter with regexes needs `re`, nothing else; this one has none
     assert [m for m in got["heavy"] if m != "re"] == []
     assert "tomllib" not in got["heavy"]
+
+
+def test_filtered_run_imports_nothing_heavy(ctxcrl_home):
+    # the filtered path: spawn on a pipe, the guard, the TOML filter, tracking
+    os.makedirs(os.path.join(str(ctxcrl_home), "filters"), exist_ok=True)
+    with open(os.path.join(str(ctxcrl_home), "filters", "printf.toml"), "w") as f:
+        f.write(toml_filter("printf", "^printf(\\s|$)", head_lines=2))
+    argv = ["run", "printf", "line %s of a rather long output\\n"] + [str(i) for i in range(10)]
+    assert probe(argv) == {"code": 0, "heavy": []}
+    shown = subprocess.run([sys.executable, "-m", "cc_filter"] + argv, capture_output=True,
+                           text=True, cwd=REPO, timeout=60).stdout
+    assert shown.startswith("line 0 of a rather long output\nline 1 of a rather long output\n"
+                            "... (8 lines omitted)\n")  # the filter did run
