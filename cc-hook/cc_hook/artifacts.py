@@ -35,6 +35,10 @@ class Artifact:
     def present(self, current: str | None) -> bool:
         raise NotImplementedError
 
+    def registered(self, current: str | None) -> bool:
+        """Ours is there in some form (`present`: exactly what `add` writes)."""
+        return self.present(current)
+
     def remove(self, current: str | None, original=UNKNOWN) -> str | None:
         if current is None:
             return None
@@ -165,6 +169,14 @@ class JsonRegistration(Artifact):
         self.nested = nested
         self.seed = seed or {}
 
+    @classmethod
+    def matcher_group(cls, path: str, event: str, matcher: str, command: str):
+        """`hooks.<event> += {"matcher": …, "hooks": [{"type": "command", "command": …}]}`
+        (Claude, Codex, Gemini)."""
+        return cls(path, ("hooks", event),
+                   {"matcher": matcher, "hooks": [{"type": "command", "command": command}]},
+                   nested=True, description=f"hooks.{event} (matcher {matcher})")
+
     # -- reading
     def _list(self, data: dict, create: bool):
         node = data
@@ -199,6 +211,16 @@ class JsonRegistration(Artifact):
         except MalformedSettings:
             return False
         return bool(items) and any(item == self.entry for item in items)
+
+    def registered(self, current):
+        """Also an entry of ours that differs from what init writes (e.g. an older one)."""
+        if self.present(current):
+            return True
+        try:
+            items = self._list(parse_settings(self.path, current).data, create=False)
+        except MalformedSettings:
+            return False
+        return bool(items) and any(self._contains_ours(item) for item in items)
 
     # -- changing
     def _without_ours(self, data: dict) -> dict:

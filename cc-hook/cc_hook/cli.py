@@ -46,9 +46,7 @@ _STAGES = ("decode", "encode")
 def fast_args(argv: list[str]) -> dict | None:
     """docopt's result for the hot forms `decode <agent>` / `encode <agent>`, parsed by hand
     (docopt costs ~25 ms); None for anything else, which then goes through docopt."""
-    if len(argv) != 2 or argv[0] not in _STAGES or argv[1].startswith("-"):
-        return None
-    if argv[1] == "--" or not argv[1]:
+    if len(argv) != 2 or argv[0] not in _STAGES or not argv[1] or argv[1].startswith("-"):
         return None
     return {"decode": argv[0] == "decode", "encode": argv[0] == "encode", "<agent>": argv[1]}
 

@@ -170,8 +170,9 @@ def env_lines(filter_bin: str | None = None) -> str:
     shell does not find. A value already in the agent's environment wins, as for any run."""
     q = shlex.quote
     lines = ""
-    if os.environ.get("CTXCRL_HOME"):
-        lines += f"CTXCRL_HOME=${{CTXCRL_HOME:-{q(os.environ['CTXCRL_HOME'])}}}; export CTXCRL_HOME\n"
+    ctxcrl_home = os.environ.get("CTXCRL_HOME")
+    if ctxcrl_home:
+        lines += f"CTXCRL_HOME=${{CTXCRL_HOME:-{q(ctxcrl_home)}}}; export CTXCRL_HOME\n"
     if filter_bin:
         lines += (f"{FILTER_BIN_VARIABLE}=${{{FILTER_BIN_VARIABLE}:-{q(filter_bin)}}}; "
                   f"export {FILTER_BIN_VARIABLE}\n")

@@ -7,6 +7,7 @@ import sys
 import time
 
 from cc_track import home
+from cc_track.spool import project_of
 
 from . import filter_path, hook_script
 from .agents import ALL_AGENTS, HOOK_AGENTS, PLUGIN_AGENTS, RULES_AGENTS, load
@@ -46,15 +47,7 @@ def user_home() -> str:
 
 def project_root(cwd: str | None = None) -> str:
     """The git work tree around `cwd`, else `cwd` itself."""
-    start = os.path.abspath(cwd or os.getcwd())
-    path = start
-    while True:
-        if os.path.exists(os.path.join(path, ".git")):
-            return path
-        parent = os.path.dirname(path)
-        if parent == path:
-            return start
-        path = parent
+    return project_of(os.path.abspath(cwd or os.getcwd()))
 
 
 def scope_of(agent: str, scope: str) -> str:
@@ -65,8 +58,7 @@ def root_of(scope: str, cwd: str | None) -> str:
     return project_root(cwd) if scope == "project" else user_home()
 
 
-def _short(path: str) -> str:
-    return home.short_path(path)
+_short = home.short_path
 
 
 def _check_agents(agents, report: Reporter) -> list | None:

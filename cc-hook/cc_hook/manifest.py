@@ -17,6 +17,7 @@ import os
 
 from cc_track import home
 
+from .hook_script import script_path
 from .settings_file import write_atomic
 
 VERSION = 1
@@ -56,6 +57,10 @@ class Manifest:
                 "filter_bin": self.filter_bin, "created_dirs": self.created_dirs,
                 "originals": self.originals}
         write_atomic(path(), json.dumps(data, indent=2) + "\n", backup=False, mode=0o600)
+
+    def script_of(self, agent: str) -> str:
+        """The agent's hook script: the recorded path, else where init writes it."""
+        return (self.scripts.get(agent) or {}).get("path") or script_path(agent)
 
     def find(self, agent: str, scope: str, root: str) -> dict | None:
         for install in self.installs:

@@ -40,18 +40,10 @@ def read_body(fd: int) -> str | None:
         if not chunk:
             break
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            chunks = None
-            while True:
-                try:
-                    if not posix.read(fd, 1 << 16):
-                        break
-                except InterruptedError:
-                    continue
-                except OSError:
-                    break
-            return None
-        chunks.append(chunk)
+        if size <= MAX_BODY_BYTES:
+            chunks.append(chunk)
+    if size > MAX_BODY_BYTES:
+        return None
     try:
         text = b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:

@@ -85,7 +85,7 @@ def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
                   None) or next((i for i in installs if i.get("scope") == "global"), None)
     if chosen is None:
         return None
-    script = (manifest.scripts.get(agent) or {}).get("path") or hook_script.script_path(agent)
+    script = manifest.script_of(agent)
     where = chosen.get("scope") if chosen.get("scope") == "global" else \
         f"project {home.short_path(root)}"
     return hook_script.hook_command(script), where

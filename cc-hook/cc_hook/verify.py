@@ -39,13 +39,12 @@ class Finding:
         self.problems.append(text)
 
 
-def _short(path: str) -> str:
-    return home.short_path(path)
+_short = home.short_path
 
 
 def check_script(agent: str, manifest: Manifest, finding: Finding) -> None:
     recorded = manifest.scripts.get(agent) or {}
-    script = recorded.get("path") or hook_script.script_path(agent)
+    script = manifest.script_of(agent)
     text = read_text(script)
     if text is None:
         finding.fail(f"hook script {_short(script)} is missing")
@@ -110,25 +109,9 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
                 finding.warn(f"{_short(artifact.path)} is missing")
             elif expected and hook_script.sha256_text(current) != expected:
                 finding.warn(f"{_short(artifact.path)} was edited after install")
-        elif not artifact.present(current) and not _registered(artifact, current):
+        elif not artifact.registered(current):
             finding.warn(f"not registered in {_short(artifact.path)} ({artifact.description})")
     return finding
-
-
-def _registered(artifact, current) -> bool:
-    """A registration of ours that differs from what init writes (e.g. an older entry)."""
-    keys = getattr(artifact, "keys", None)
-    if not keys or current is None:
-        return False
-    try:
-        from .settings_file import parse_settings
-
-        node = parse_settings(artifact.path, current).data
-        for key in keys:
-            node = node.get(key) if isinstance(node, dict) else None
-        return isinstance(node, list) and any(artifact._contains_ours(i) for i in node)
-    except MalformedSettings:
-        return False
 
 
 def verify(report: Reporter | None = None) -> int:
@@ -165,8 +148,7 @@ def status(report: Reporter | None = None) -> int:
         finding = check_install(install, manifest)
         report.say(f"{_label(install)}  [{finding.status}]")
         if agent in HOOK_AGENTS:
-            script = (manifest.scripts.get(agent) or {}).get("path") or \
-                hook_script.script_path(agent)
+            script = manifest.script_of(agent)
             version = hook_script.version_of(read_text(script))
             report.say(f"  hook script: {_short(script)} (version {version})")
         for note in finding.notes:
@@ -182,13 +164,9 @@ def status(report: Reporter | None = None) -> int:
         report.say("cc-filter for rewrites: `cc-filter` from the agent's PATH")
     installed = {i.get("agent") for i in manifest.installs}
     hints = [a for a in HOOK_AGENTS + PLUGIN_AGENTS if a not in installed and
-             os.path.isdir(os.path.join(user_home(), _config_dir(a)))]
+             os.path.isdir(os.path.join(user_home(), load(a).CONFIG_DIR))]
     if hints:
         report.say(f"agents found but not hooked: {', '.join(hints)} "
                    f"(cc-hook init --agent {hints[0]})")
     return 0
 
-
-def _config_dir(agent: str) -> str:
-    return {"claude": ".claude", "cursor": ".cursor", "copilot": ".copilot", "gemini": ".gemini",
-            "codex": ".codex", "opencode": os.path.join(".config", "opencode")}[agent]

@@ -37,6 +37,9 @@ DECODE_CASES = [
     ("cursor", {"tool_input": {"command": CMD, "cwd": "/elsewhere"}},
      {"agent": "cursor", "cwd": "/elsewhere", "command": CMD,
       "input": {"command": CMD, "cwd": "/elsewhere"}}),
+    # the event's cwd comes before the first workspace root
+    ("cursor", {"cwd": "/ev", "tool_input": {"command": CMD}, "workspace_roots": [CWD]},
+     {"agent": "cursor", "cwd": "/ev", "command": CMD, "input": {"command": CMD}}),
     ("copilot", {"cwd": CWD, "hook_event_name": "PreToolUse", "tool_name": "run_in_terminal",
                  "tool_input": {"command": CMD, "explanation": "e", "isBackground": False}},
      {"agent": "copilot", "cwd": CWD, "command": CMD,
@@ -80,6 +83,13 @@ NOT_ANSWERED = [
     ("gemini", {"hook_event_name": "AfterTool", "tool_name": "run_shell_command",
                 "tool_input": {"command": "ls"}}),
 ]
+
+
+def test_decode_without_a_cwd_uses_the_current_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    event = claude_event()
+    del event["cwd"]
+    assert json.loads(stage.decode("claude", json.dumps(event)))["cwd"] == str(tmp_path)
 
 
 @pytest.mark.parametrize("agent, event", NOT_ANSWERED)
@@ -182,7 +192,21 @@ ENCODE_CASES = [
                      event={"permission_mode": "bypassPermissions"}),
      {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                              "permissionDecisionReason": "contextcrawler: r"}}),
+    ("codex", record("codex", decision="deny", reason="r",
+                     event={"permission_mode": "bypassPermissions"}),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                             "permissionDecisionReason": "contextcrawler: r"}}),
+    # an unknown decision counts as ask: never allowed, and Codex gets no rewrite
+    ("claude", record(decision="yes", reason="r"),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                             "permissionDecisionReason": REASON_RW.format(d="ask", r="r"),
+                             "updatedInput": UPDATED}}),
+    ("codex", record("codex", decision="yes", input_={"command": CMD},
+                     event={"permission_mode": "default"}), None),
     # Cursor
+    ("cursor", record("cursor", decision="deny", reason="r"),
+     {"continue": True, "permission": "deny", "user_message": "contextcrawler: r",
+      "agent_message": "contextcrawler: r"}),
     ("cursor", record("cursor", input_={"command": CMD}),
      {"continue": True, "permission": "ask", "updated_input": {"command": RW}}),
     ("cursor", record("cursor", decision="allow", input_={"command": CMD, "cwd": CWD}),
@@ -211,6 +235,8 @@ ENCODE_CASES = [
     ("copilot", record("copilot", decision="deny", reason="r", rewritten=None,
                        event={"shape": "camel"}),
      {"permissionDecision": "deny", "permissionDecisionReason": "contextcrawler: r"}),
+    ("copilot", record("copilot", decision="deny", reason="r", event={"shape": "camel"}),
+     {"permissionDecision": "deny", "permissionDecisionReason": "contextcrawler: r"}),
     ("copilot", record("copilot", rewritten=None, event={"shape": "camel"}), None),
     # Gemini
     ("gemini", record("gemini", input_={"command": CMD, "description": "d"}),
@@ -219,6 +245,8 @@ ENCODE_CASES = [
     ("gemini", record("gemini", decision="allow", input_={"command": CMD}),
      {"decision": "allow", "hookSpecificOutput": {"tool_input": {"command": RW}}}),
     ("gemini", record("gemini", decision="deny", reason="r", rewritten=None),
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("gemini", record("gemini", decision="deny", reason="r"),
      {"decision": "deny", "reason": "contextcrawler: r"}),
     ("gemini", record("gemini", rewritten=None), None),
 ]

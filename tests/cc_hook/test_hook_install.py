@@ -366,6 +366,19 @@ def test_verify_warns_when_the_registration_is_gone(fake_home):
     assert "not registered" in report.text
 
 
+def test_verify_accepts_an_entry_of_ours_that_differs_from_what_init_writes(fake_home):
+    home, _, _ = fake_home
+    assert init("gemini")[0] == 0
+    path = home / ".gemini" / "settings.json"
+    data = json.loads(path.read_text())
+    data["hooks"]["BeforeTool"][0]["hooks"][0]["timeout"] = 5  # edited by the user
+    path.write_text(json.dumps(data))
+    report = Captured()
+    assert verify.verify(report) == 0
+    assert report.text.startswith("PASS  gemini (global)")
+    assert "not registered" not in report.text
+
+
 def test_verify_with_nothing_installed(fake_home):
     report = Captured()
     assert verify.verify(report) == 0

@@ -5,6 +5,8 @@ imports nothing heavy) and describes where its hook is registered (used by `init
   event is not a shell tool call this agent's hook should answer.
 - `encode(record: dict) -> dict | None`: the final record → the agent's JSON answer, or None
   for "no answer" (then the stage prints `NO_ANSWER`: "" for most agents, "{}" for Cursor).
+- `CONFIG_DIR` (hook and plugin agents): the agent's folder under the home folder; `status`
+  names agents that have it but no install.
 """
 
 HOOK_AGENTS = ("claude", "cursor", "copilot", "gemini", "codex")

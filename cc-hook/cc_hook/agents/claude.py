@@ -12,6 +12,7 @@ from ..record import command_record, decision_of, deny_reason, event_meta, rewri
     rewritten_of, updated_input
 
 NAME = "claude"
+CONFIG_DIR = ".claude"
 NO_ANSWER = ""
 SHELL_TOOLS = ("Bash",)
 EVENT_NAME = "PreToolUse"
@@ -44,11 +45,17 @@ def encode_claude_shape(record: dict, allow_rewrite_without_allow: bool = True) 
     if decision != "allow" and not allow_rewrite_without_allow:
         return None
     output = {"hookEventName": event_name}
-    if decision == "allow":
-        output["permissionDecision"] = "allow"
-    output["permissionDecisionReason"] = rewrite_reason(record)
-    output["updatedInput"] = updated_input(record, rewritten)
+    output.update(rewrite_fields(record, rewritten, "updatedInput"))
     return {"hookSpecificOutput": output}
+
+
+def rewrite_fields(record: dict, rewritten: str, input_key: str) -> dict:
+    """permissionDecision "allow" (gate allow only), the reason, and the tool input with the
+    rewritten command under `input_key` (Copilot CLI: "modifiedArgs")."""
+    fields = {"permissionDecision": "allow"} if decision_of(record) == "allow" else {}
+    fields["permissionDecisionReason"] = rewrite_reason(record)
+    fields[input_key] = updated_input(record, rewritten)
+    return fields
 
 
 def decode(event: dict) -> dict | None:
@@ -67,17 +74,15 @@ def artifacts(scope: str, root: str, ctx) -> list:
     from ..hook_script import template
 
     if scope == "global":
-        base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(ctx.user_home, ".claude")
+        base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(ctx.user_home, CONFIG_DIR)
     else:
-        base = os.path.join(root, ".claude")
+        base = os.path.join(root, CONFIG_DIR)
     note_dir = base if scope == "global" else root
     return [
         OwnedFile(os.path.join(note_dir, "CONTEXTCRAWLER.md"), template("CONTEXTCRAWLER.md"),
                   "awareness note"),
         LineInFile(os.path.join(note_dir, "CLAUDE.md"), "@CONTEXTCRAWLER.md",
                    "@CONTEXTCRAWLER.md reference"),
-        JsonRegistration(os.path.join(base, "settings.json"), ("hooks", "PreToolUse"),
-                         {"matcher": "Bash",
-                          "hooks": [{"type": "command", "command": ctx.hook_command}]},
-                         nested=True, description="hooks.PreToolUse (matcher Bash)"),
+        JsonRegistration.matcher_group(os.path.join(base, "settings.json"), "PreToolUse", "Bash",
+                                       ctx.hook_command),
     ]

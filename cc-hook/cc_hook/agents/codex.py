@@ -9,6 +9,7 @@ from ..record import decision_of, event_meta
 from .claude import decode_claude_shape, encode_claude_shape
 
 NAME = "codex"
+CONFIG_DIR = ".codex"
 NO_ANSWER = ""
 SHELL_TOOLS = ("Bash", "shell", "local_shell")
 
@@ -18,10 +19,8 @@ def decode(event: dict) -> dict | None:
 
 
 def encode(record: dict) -> dict | None:
-    if decision_of(record) == "deny":
-        return encode_claude_shape(record)
-    if event_meta(record).get("permission_mode") == "bypassPermissions" and \
-            decision_of(record) != "allow":
+    if decision_of(record) == "ask" and \
+            event_meta(record).get("permission_mode") == "bypassPermissions":
         record = dict(record, decision="allow")
     return encode_claude_shape(record, allow_rewrite_without_allow=False)
 
@@ -32,12 +31,10 @@ def artifacts(scope: str, root: str, ctx) -> list:
     from ..artifacts import JsonRegistration
 
     if scope == "global":
-        base = os.environ.get("CODEX_HOME") or os.path.join(ctx.user_home, ".codex")
+        base = os.environ.get("CODEX_HOME") or os.path.join(ctx.user_home, CONFIG_DIR)
     else:
-        base = os.path.join(root, ".codex")
+        base = os.path.join(root, CONFIG_DIR)
     return [
-        JsonRegistration(os.path.join(base, "hooks.json"), ("hooks", "PreToolUse"),
-                         {"matcher": "Bash",
-                          "hooks": [{"type": "command", "command": ctx.hook_command}]},
-                         nested=True, description="hooks.PreToolUse (matcher Bash)"),
+        JsonRegistration.matcher_group(os.path.join(base, "hooks.json"), "PreToolUse", "Bash",
+                                       ctx.hook_command),
     ]

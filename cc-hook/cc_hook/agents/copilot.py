@@ -9,11 +9,11 @@
 """
 from cc_peel.record import loads
 
-from ..record import command_record, decision_of, deny_reason, event_meta, rewrite_reason, \
-    rewritten_of, updated_input
-from .claude import decode_claude_shape, encode_claude_shape
+from ..record import command_record, decision_of, deny_reason, event_meta, rewritten_of
+from .claude import decode_claude_shape, encode_claude_shape, rewrite_fields
 
 NAME = "copilot"
+CONFIG_DIR = ".copilot"
 NO_ANSWER = ""
 SHELL_TOOLS = ("runTerminalCommand", "run_in_terminal", "Bash", "bash")
 CLI_SHELL_TOOLS = ("bash",)
@@ -39,18 +39,12 @@ def decode(event: dict) -> dict | None:
 def encode(record: dict) -> dict | None:
     if event_meta(record).get("shape") != CAMEL:
         return encode_claude_shape(record)
-    decision = decision_of(record)
-    if decision == "deny":
+    if decision_of(record) == "deny":
         return {"permissionDecision": "deny", "permissionDecisionReason": deny_reason(record)}
     rewritten = rewritten_of(record)
     if rewritten is None:
         return None
-    answer = {}
-    if decision == "allow":
-        answer["permissionDecision"] = "allow"
-    answer["permissionDecisionReason"] = rewrite_reason(record)
-    answer["modifiedArgs"] = updated_input(record, rewritten)
-    return answer
+    return rewrite_fields(record, rewritten, "modifiedArgs")
 
 
 def artifacts(scope: str, root: str, ctx) -> list:

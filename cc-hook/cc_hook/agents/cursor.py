@@ -9,6 +9,7 @@ no change → {} (Cursor expects a JSON object on every call).
 from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
 
 NAME = "cursor"
+CONFIG_DIR = ".cursor"
 NO_ANSWER = "{}"
 SHELL_TOOLS = (None, "Shell", "shell", "run_terminal_cmd", "terminal")
 
@@ -44,7 +45,7 @@ def artifacts(scope: str, root: str, ctx) -> list:
 
     from ..artifacts import JsonRegistration
 
-    base = os.path.join(ctx.user_home if scope == "global" else root, ".cursor")
+    base = os.path.join(ctx.user_home if scope == "global" else root, CONFIG_DIR)
     return [
         JsonRegistration(os.path.join(base, "hooks.json"), ("hooks", "preToolUse"),
                          {"command": ctx.hook_command, "matcher": "Shell"}, nested=False,

@@ -9,6 +9,7 @@ deny → {"decision": "deny", "reason": …}.
 from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
 
 NAME = "gemini"
+CONFIG_DIR = ".gemini"
 NO_ANSWER = ""
 SHELL_TOOLS = ("run_shell_command",)
 EVENT_NAME = "BeforeTool"
@@ -41,10 +42,8 @@ def artifacts(scope: str, root: str, ctx) -> list:
 
     from ..artifacts import JsonRegistration
 
-    base = os.path.join(ctx.user_home if scope == "global" else root, ".gemini")
+    base = os.path.join(ctx.user_home if scope == "global" else root, CONFIG_DIR)
     return [
-        JsonRegistration(os.path.join(base, "settings.json"), ("hooks", "BeforeTool"),
-                         {"matcher": "run_shell_command",
-                          "hooks": [{"type": "command", "command": ctx.hook_command}]},
-                         nested=True, description="hooks.BeforeTool (matcher run_shell_command)"),
+        JsonRegistration.matcher_group(os.path.join(base, "settings.json"), "BeforeTool",
+                                       "run_shell_command", ctx.hook_command),
     ]

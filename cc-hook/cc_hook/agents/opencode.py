@@ -7,6 +7,7 @@ Claude's settings plus `[gate]`; once it knows "opencode", the plugin needs no c
 import os
 
 NAME = "opencode"
+CONFIG_DIR = os.path.join(".config", "opencode")
 
 
 def plugin_text(ctx) -> str:
