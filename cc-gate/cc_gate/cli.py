@@ -28,10 +28,9 @@ mode; 64 on a usage error.
 """
 import sys
 
-from cc_peel.record import fast_options, stage_options
+from cc_peel.record import EXIT_USAGE, fast_options, stage_main
 
 EXIT_BY_DECISION = {"allow": 0, "deny": 2, "ask": 3}
-EXIT_USAGE = 64
 _OPTIONS = {"values": ("--agent", "--cwd"), "others": ("--help", "--list-rules")}
 
 
@@ -43,25 +42,18 @@ def parse_fast(argv: list):
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    try:
-        opts = stage_options(argv, __doc__, **_OPTIONS)  # None: a usage error, printed
-        if opts is None:
-            return EXIT_USAGE
-        if opts["--help"]:
-            sys.stdout.write(__doc__)
-            return 0
-        from .stage import Gate
+    # an internal error may hide a deny: never allow, let the agent ask
+    return stage_main("cc-gate", argv, __doc__, _OPTIONS, _answer, EXIT_BY_DECISION["ask"])
 
-        gate = Gate(agent=opts["--agent"], cwd=opts["--cwd"])
-        if gate.bad_agent:
-            sys.stderr.write(f"cc-gate: unknown agent {opts['--agent']!r} "
-                             "(claude, cursor, gemini, codex, copilot)\n")
-            return EXIT_USAGE
-        if opts["--list-rules"]:
-            return gate.list_rules()
-        return gate.run(opts["<command>"])
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # never a traceback in the agent's hook
-        sys.stderr.write(f"cc-gate: internal error: {exc!r}\n")
-        return EXIT_BY_DECISION["ask"]
+
+def _answer(opts: dict) -> int:
+    from .stage import Gate
+
+    gate = Gate(agent=opts["--agent"], cwd=opts["--cwd"])
+    if gate.bad_agent:
+        sys.stderr.write(f"cc-gate: unknown agent {opts['--agent']!r} "
+                         "(claude, cursor, gemini, codex, copilot)\n")
+        return EXIT_USAGE
+    if opts["--list-rules"]:
+        return gate.list_rules()
+    return gate.run(opts["<command>"])

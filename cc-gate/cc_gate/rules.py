@@ -222,22 +222,44 @@ _parsed: dict = {}
 
 def read_settings(path: str, lenient: bool, warnings: list):
     """The JSON object in `path`; None when absent; None plus a warning when unusable."""
+    return _read_cached(path, warnings, lambda p: _load(p, lenient))
+
+
+def _read_cached(path: str, warnings: list, load):
+    """`load(path)` → (value, problem), run once per (mtime, size) of `path`; the value, or
+    None when `path` is absent. A problem becomes one "skipping <file>: …" warning."""
     try:
         st = os.stat(path)
     except OSError:
         return None
     stamp = (st.st_mtime_ns, st.st_size)
     cached = _parsed.get(path)
-    if cached is not None and cached[0] == stamp:
-        if cached[2]:
-            warnings.append(cached[2])
-        return cached[1]
-    value, problem = _load(path, lenient)
-    warning = f"skipping {display_path(path)}: {problem}" if problem else None
-    _parsed[path] = (stamp, value, warning)
-    if warning:
-        warnings.append(warning)
-    return value
+    if cached is None or cached[0] != stamp:
+        value, problem = load(path)
+        warning = f"skipping {display_path(path)}: {problem}" if problem else None
+        cached = _parsed[path] = (stamp, value, warning)
+    if cached[2]:
+        warnings.append(cached[2])
+    return cached[1]
+
+
+def _settings_of(rules: "RuleSet", paths, lenient: bool):
+    """(settings, display path) of each file in `paths` that holds usable settings, each one
+    listed in `rules.files` as it is read."""
+    for path in paths:
+        settings = read_settings(path, lenient, rules.warnings)
+        if settings is not None:
+            source = display_path(path)
+            rules.files.append(source)
+            yield settings, source
+
+
+def _add_permissions(rules: "RuleSet", permissions, tools, source: str) -> None:
+    """A `permissions: {deny, ask, allow}` object (Claude and Cursor settings)."""
+    if isinstance(permissions, dict):
+        rules.add(DENY, permissions.get("deny"), tools, source)
+        rules.add(ASK, permissions.get("ask"), tools, source)
+        rules.add(ALLOW, permissions.get("allow"), tools, source)
 
 
 def _load(path: str, lenient: bool):
@@ -345,36 +367,24 @@ def _add_codex(rules: RuleSet) -> None:
     from . import codex_rules
 
     for path in codex_rules.rule_files():
-        found = _read_codex(path, rules.warnings)
+        found = _read_cached(path, rules.warnings, _load_codex)
         if found is not None:
             rules.files.append(display_path(path))
             for rule in found:
                 rules.bucket(rule.kind).append(rule)
 
 
-def _read_codex(path: str, warnings: list):
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    stamp = (st.st_mtime_ns, st.st_size)
-    cached = _parsed.get(path)
-    if cached is None or cached[0] != stamp:
-        from . import codex_rules
+def _load_codex(path: str):
+    from . import codex_rules
 
-        found, warning = None, None
-        try:
-            with open(path, "rb") as f:
-                text = f.read().decode("utf-8")
-            found = codex_rules.parse_rules(text, display_path(path))
-        except OSError as exc:
-            warning = f"skipping {display_path(path)}: cannot read it ({exc.strerror or exc})"
-        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-            warning = f"skipping {display_path(path)}: cannot parse it ({exc})"
-        cached = _parsed[path] = (stamp, found, warning)
-    if cached[2]:
-        warnings.append(cached[2])
-    return cached[1]
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+        return codex_rules.parse_rules(text, display_path(path)), None
+    except OSError as exc:
+        return None, f"cannot read it ({exc.strerror or exc})"
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return None, f"cannot parse it ({exc})"
 
 
 def _add_vscode(rules: RuleSet, cwd: str) -> None:
@@ -385,30 +395,15 @@ def _add_vscode(rules: RuleSet, cwd: str) -> None:
     project = find_project_dir(cwd, ".vscode", home)
     if project is not None:
         files.append(os.path.join(project, ".vscode", "settings.json"))
-    for path in files:
-        settings = read_settings(path, True, rules.warnings)
-        if settings is None:
-            continue
-        source = display_path(path)
-        rules.files.append(source)
+    for settings, source in _settings_of(rules, files, True):
         for rule in vscode_settings.rules_of(settings, source):
             rules.bucket(rule.kind).append(rule)
 
 
 def _add_claude(rules: RuleSet, cwd: str, agent: str) -> None:
     tools = SHELL_TOOLS[agent]
-    for path in _claude_files(cwd):
-        settings = read_settings(path, False, rules.warnings)
-        if settings is None:
-            continue
-        source = display_path(path)
-        rules.files.append(source)
-        permissions = settings.get("permissions")
-        if not isinstance(permissions, dict):
-            continue
-        rules.add(DENY, permissions.get("deny"), tools, source)
-        rules.add(ASK, permissions.get("ask"), tools, source)
-        rules.add(ALLOW, permissions.get("allow"), tools, source)
+    for settings, source in _settings_of(rules, _claude_files(cwd), False):
+        _add_permissions(rules, settings.get("permissions"), tools, source)
 
 
 def _add_gemini(rules: RuleSet, cwd: str) -> None:
@@ -422,12 +417,7 @@ def _add_gemini(rules: RuleSet, cwd: str) -> None:
     if project is not None and os.path.join(project, ".gemini") != user_dir:
         files.append(os.path.join(project, ".gemini", "settings.json"))
     tools = SHELL_TOOLS["gemini"]
-    for path in files:
-        settings = read_settings(path, True, rules.warnings)
-        if settings is None:
-            continue
-        source = display_path(path)
-        rules.files.append(source)
+    for settings, source in _settings_of(rules, files, True):
         rules.add(DENY, _dig(settings, "tools", "exclude"), tools, source)
         rules.add(DENY, settings.get("excludeTools"), tools, source)
         rules.add(ASK, _dig(settings, "tools", "confirmationRequired"), tools, source)
@@ -442,18 +432,8 @@ def _add_cursor(rules: RuleSet, cwd: str) -> None:
     if project is not None:
         files.append(os.path.join(project, ".cursor", "cli.json"))
     tools = SHELL_TOOLS["cursor"]
-    for path in files:
-        settings = read_settings(path, True, rules.warnings)
-        if settings is None:
-            continue
-        source = display_path(path)
-        rules.files.append(source)
-        permissions = settings.get("permissions")
-        if not isinstance(permissions, dict):
-            continue
-        rules.add(DENY, permissions.get("deny"), tools, source)
-        rules.add(ASK, permissions.get("ask"), tools, source)
-        rules.add(ALLOW, permissions.get("allow"), tools, source)
+    for settings, source in _settings_of(rules, files, True):
+        _add_permissions(rules, settings.get("permissions"), tools, source)
 
 
 def _add_config(rules: RuleSet) -> None:

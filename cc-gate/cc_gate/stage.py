@@ -10,11 +10,11 @@ import sys
 from cc_peel import record
 from cc_peel.peeling import configured_prefixes
 
+from .cli import EXIT_BY_DECISION
 from .decision import GateDecision, decide
 from .rules import AGENTS, load_rules
 
 DECISION_ORDER = {"allow": 0, "ask": 1, "deny": 2}
-EXIT_BY_DECISION = {"allow": 0, "deny": 2, "ask": 3}
 
 
 class Gate:
@@ -82,8 +82,9 @@ class Gate:
         agent = self.agent or "claude"
         rules = self.rules_for(agent, record.cwd_of(None, self.cwd))
         out = sys.stdout
-        for rule in rules.all():
+        every = rules.all()
+        for rule in every:
             out.write(f"{rule.kind}\t{rule.text}\t{rule.source}\n")
-        if not rules.all():
+        if not every:
             out.write(f"no rules for {agent} (files read: {', '.join(rules.files) or 'none'})\n")
         return 0

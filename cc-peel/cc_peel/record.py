@@ -12,7 +12,7 @@ not know), or a bare command line. This module owns, once for all of them:
   stays an empty line;
 - where a record's command runs (`cwd_of`), and a stage's command line (`stage_options`: the
   hot form parsed by hand by `fast_options`, which must agree with docopt, anything else by
-  docopt).
+  docopt), and its `main()` around them (`stage_main`).
 
 Runs on every agent command: imports only `sys`, and lazily `_json` (a shared library: a bare
 `cc-rewrite 'git status'` never loads it), `os`, and `docopt` for a command line that is not a
@@ -254,6 +254,28 @@ def stage_options(argv: list, usage: str, flags=(), values=(), others=("--help",
     except DocoptExit as exc:
         sys.stderr.write(f"{exc}\n")
         return None
+
+
+EXIT_USAGE = 64
+
+
+def stage_main(tool: str, argv: list, usage: str, options: dict, answer, error_exit: int) -> int:
+    """A stage's `main()`: its options (`stage_options(argv, usage, **options)`), --help, then
+    `answer(opts) -> exit code`. A usage error → EXIT_USAGE (printed); Ctrl-C → 130; anything
+    raised → one line on stderr and `error_exit`: never a traceback in the agent's hook."""
+    try:
+        opts = stage_options(argv, usage, **options)
+        if opts is None:
+            return EXIT_USAGE
+        if opts["--help"]:
+            sys.stdout.write(usage)
+            return 0
+        return answer(opts)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        sys.stderr.write(f"{tool}: internal error: {exc!r}\n")
+        return error_exit
 
 
 # -- driving a stage over its input ----------------------------------------------------------

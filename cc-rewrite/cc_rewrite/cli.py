@@ -34,11 +34,10 @@ Exit codes: 0 rewritten, 1 unchanged (bare commands; with several, 0 when any wa
 """
 import sys
 
-from cc_peel.record import fast_options, stage_options
+from cc_peel.record import fast_options, stage_main
 
 EXIT_REWRITTEN = 0
 EXIT_UNCHANGED = 1
-EXIT_USAGE = 64
 _OPTIONS = {"flags": ("--explain",), "values": ("--cwd",), "others": ("--help",)}
 
 
@@ -50,18 +49,10 @@ def parse_fast(argv: list):
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    try:
-        opts = stage_options(argv, __doc__, **_OPTIONS)  # None: a usage error, printed
-        if opts is None:
-            return EXIT_USAGE
-        if opts["--help"]:
-            sys.stdout.write(__doc__)
-            return 0
-        from .rewrite import Rewriter
+    return stage_main("cc-rewrite", argv, __doc__, _OPTIONS, _answer, EXIT_UNCHANGED)
 
-        return Rewriter(cwd=opts["--cwd"], explain=opts["--explain"]).run(opts["<command>"])
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # never a traceback in the agent's hook
-        sys.stderr.write(f"cc-rewrite: internal error: {exc!r}\n")
-        return EXIT_UNCHANGED
+
+def _answer(opts: dict) -> int:
+    from .rewrite import Rewriter
+
+    return Rewriter(cwd=opts["--cwd"], explain=opts["--explain"]).run(opts["<command>"])

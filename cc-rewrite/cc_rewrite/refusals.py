@@ -6,10 +6,12 @@ Each check returns a short reason or None. cc-peel already marks most of these s
 ones that are cc-rewrite's own: `CTXCRL_DISABLED`, `[hooks] exclude_commands`, gh's data
 output, the cat/head/tail forms the read filter cannot honour, display-only pipe stages.
 
-Imports only `os`; `re` is imported only when an exclude pattern is a regex.
+Imports only `os` and cc_peel.record (for warnings); `re` only when an exclude pattern is a
+regex.
 """
 import os
-import sys
+
+from cc_peel import record
 
 DEFAULT_FILTER_PROGRAM = "cc-filter"
 READ_PROGRAMS = ("cat", "head", "tail")
@@ -34,7 +36,7 @@ class RewriteSettings:
     same unquoted; `filter_available` says whether it can be run."""
 
     __slots__ = ("exclude_commands", "transparent_prefixes", "filter_program", "filter_path",
-                 "disabled", "_regexes", "_warned", "_available")
+                 "disabled", "_regexes", "_available")
 
     def __init__(self, exclude_commands=(), transparent_prefixes=(),
                  filter_program: str = DEFAULT_FILTER_PROGRAM, disabled: bool = False,
@@ -51,7 +53,6 @@ class RewriteSettings:
         self.filter_path = filter_path
         self.disabled = disabled  # CTXCRL_DISABLED in cc-rewrite's own environment
         self._regexes: dict = {}
-        self._warned: set = set()
         self._available: dict = {}
 
     @classmethod
@@ -111,15 +112,9 @@ class RewriteSettings:
 
             try:
                 self._regexes[pattern] = re.compile(pattern)
-            except re.error as exc:
+            except re.error as exc:  # once per pattern: it is cached as None
                 self._regexes[pattern] = None
-                if pattern not in self._warned:
-                    self._warned.add(pattern)
-                    try:
-                        sys.stderr.write(f"cc-rewrite: ignoring exclude_commands regex "
-                                         f"{pattern!r}: {exc}\n")
-                    except (OSError, ValueError):
-                        pass
+                record.warn("cc-rewrite", f"ignoring exclude_commands regex {pattern!r}: {exc}")
         return self._regexes[pattern]
 
 
@@ -154,10 +149,6 @@ def program_of(seg) -> str:
         return ""
     word = argv[0]
     return word.rsplit("/", 1)[-1] if "/" in word else word
-
-
-def pipe_consumer_name(seg) -> str:
-    return program_of(seg)
 
 
 # cc-peel's reason codes, said in words for --explain.

@@ -18,6 +18,7 @@ from cc_lex.lexer import LexError
 from cc_peel import record
 from cc_peel.peeling import peel
 
+from .cli import EXIT_REWRITTEN, EXIT_UNCHANGED
 from .refusals import (
     ENV_PROGRAMS,
     GREP_PROGRAMS,
@@ -25,7 +26,6 @@ from .refusals import (
     TokenIndex,
     display_only_reason,
     lists_environment,
-    pipe_consumer_name,
     program_of,
     segment_refusal,
     whole_refusal,
@@ -107,7 +107,7 @@ class Catalogue:
         try:
             entry = lookup(key, self.cwd)
         except Exception as exc:  # a broken catalogue leaves commands raw, never breaks them
-            _warn_once(f"cc-rewrite: filter catalogue failed, leaving commands raw: {exc!r}")
+            _warn_once(f"filter catalogue failed, leaving commands raw: {exc!r}")
             entry = None
         name = None
         if entry is not None:
@@ -120,15 +120,9 @@ _warned: set = set()
 
 
 def _warn_once(message: str) -> None:
-    if message in _warned:
-        return
-    _warned.add(message)
-    import sys
-
-    try:
-        sys.stderr.write(message + "\n")
-    except (OSError, ValueError):
-        pass
+    if message not in _warned:
+        _warned.add(message)
+        record.warn("cc-rewrite", message)
 
 
 def rewrite(command: str, catalogue: Catalogue | None = None,
@@ -156,7 +150,6 @@ def rewrite(command: str, catalogue: Catalogue | None = None,
         return Rewrite(command, command, notes, whole)
 
     notes = []
-    chosen = []  # (seg, note) eligible before pipe rules
     verdicts = {}
     listings = set()  # ids of rewritable env/printenv listings (the pipe rules keep them)
     index = TokenIndex(tokens)
@@ -174,11 +167,11 @@ def rewrite(command: str, catalogue: Catalogue | None = None,
                     listings.add(id(seg))
         notes.append(note)
         verdicts[id(seg)] = note
-        chosen.append((seg, note))
 
     _apply_pipe_rules(segments, verdicts, listings, index)
 
-    positions = [seg.core_start for seg, note in chosen if note.action == REWRITTEN]
+    positions = [seg.core_start for seg, note in zip(segments, notes)
+                 if note.action == REWRITTEN]
     if not positions:
         return Rewrite(command, command, notes)
     missing = settings.filter_available(catalogue.cwd) if require_filter else None
@@ -268,12 +261,12 @@ def _apply_pipe_rules(segments, verdicts, listings=frozenset(), index=None) -> N
                 continue
             if note.action != REWRITTEN:
                 continue
-            if i == k and ((k == 0 and not fed) or pipe_consumer_name(seg) in GREP_PROGRAMS):
+            if i == k and ((k == 0 and not fed) or program_of(seg) in GREP_PROGRAMS):
                 continue
             note.action = RAW
             note.filter = ""
             if i < k:
-                note.why = (f"feeds {pipe_consumer_name(stages[k]) or 'a command'} "
+                note.why = (f"feeds {program_of(stages[k]) or 'a command'} "
                             "(compacted input would change its answer)")
             else:
                 note.why = "reads a pipe: only a final grep/rg is rewritten after a pipe"
@@ -281,10 +274,6 @@ def _apply_pipe_rules(segments, verdicts, listings=frozenset(), index=None) -> N
 
 # ---------------------------------------------------------------------------------------------
 # the pipeline stage: records in, records with "rewritten" out
-
-EXIT_REWRITTEN = 0
-EXIT_UNCHANGED = 1
-
 
 class Rewriter:
     """Answers records and bare commands for one `cc-rewrite` invocation."""

@@ -119,3 +119,27 @@ def test_vscode_user_settings_and_reason(private_home, tmp_path):
     assert (verdict.decision, verdict.reason) == (
         "allow", 'allow rule "make": true in ~/.config/Code/User/settings.json')
     assert decide("make -j4", load_rules("claude", str(tmp_path))).decision == "ask"
+
+
+def test_a_second_load_reads_each_file_once_and_repeats_its_rules_and_warnings(
+        private_home, tmp_path, monkeypatch):
+    write_json(private_home / ".codex/rules/bad.rules", 'prefix_rule(pattern=["x"')
+    write_json(private_home / ".codex/rules/good.rules", 'prefix_rule(pattern=["y"], '
+                                                         'decision="forbidden")')
+    write_json(private_home / ".claude/settings.json", '{"permissions": {"deny": ["Bash(z)"],}}')
+    write_json(private_home / ".claude/settings.local.json", claude_settings(deny=["Bash(w)"]))
+    first = load_rules("codex", str(tmp_path))
+    import builtins
+
+    def no_open(*args, **kwargs):
+        raise AssertionError(f"read again: {args[0]}")
+
+    monkeypatch.setattr(builtins, "open", no_open)  # unchanged files come from the cache
+    again = load_rules("codex", str(tmp_path))
+    assert [r.text for r in again.deny] == [r.text for r in first.deny] == [
+        "Bash(w)", 'prefix_rule(pattern=["y"], decision=forbidden)']
+    assert again.warnings == first.warnings
+    assert len(first.warnings) == 2
+    assert first.warnings[0].startswith("skipping ~/.claude/settings.json: malformed JSON (")
+    assert first.warnings[1] == "skipping ~/.codex/rules/bad.rules: cannot parse it (unclosed [)"
+    assert again.files == first.files

@@ -233,6 +233,8 @@ def test_transparent_prefixes_from_config(config, decision, ctxcrl_home, private
     (ctxcrl_home / "config.toml").write_text(config)
     code, out, err = gate(["myenv run git push"], b"", capsysbinary)
     assert err.startswith(f"cc-gate: {decision}: ") and "Traceback" not in err
+    assert code == cli.EXIT_BY_DECISION[decision]
+    assert out == ("\n" if decision == "deny" else "myenv run git push\n")
 
 
 HEAVY = ("re", "json", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",

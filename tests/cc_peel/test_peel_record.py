@@ -167,6 +167,26 @@ def test_stage_options_fall_back_to_docopt_and_report_usage_errors(capsys):
     assert "Usage:" in capsys.readouterr().err
 
 
+
+def _raise(exc):
+    def answer(opts):
+        raise exc
+    return answer
+
+
+@pytest.mark.parametrize("argv, answer, code, out, err", [
+    (["git status"], lambda opts: len(opts["<command>"]), 10, "", ""),
+    (["--help"], _raise(AssertionError("not called")), 0, USAGE, ""),
+    (["--bogus"], _raise(AssertionError("not called")), record.EXIT_USAGE, "", "Usage:"),
+    (["ls"], _raise(KeyboardInterrupt()), 130, "", ""),
+    (["ls"], _raise(IndexError("bug")), 7, "", "t: internal error: IndexError('bug')\n"),
+])
+def test_stage_main(argv, answer, code, out, err, capsys):
+    assert record.stage_main("t", argv, USAGE, OPTIONS, answer, 7) == code
+    captured = capsys.readouterr()
+    assert captured.out == out
+    assert err in captured.err and bool(err) == bool(captured.err)
+
 def run_stage_on(stdin: bytes, on_record, on_bare, command_arg=None):
     code = ("import sys\n"
             "from cc_peel import record\n"
