@@ -4,17 +4,14 @@
 Runs with a private CTXCRL_HOME (a temp dir): the spool, tee and filter index of the user
 are never touched. The 100 MB log is generated once into bench/work/ (git-ignored).
 """
-import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-WORK = os.path.join(HERE, "work")
 LOG_MB = 100
 FORBIDDEN = ("re", "json", "subprocess", "signal", "docopt", "tomllib", "sqlite3", "hashlib",
              "tempfile", "pathlib", "shlex", "typing", "dataclasses", "enum", "tabulate",
@@ -33,52 +30,6 @@ head_lines = 40
 tail_lines = 40
 '''
 
-LINE_COPY = ("import sys\nw = sys.stdout.buffer.write\nfor line in sys.stdin.buffer:\n"
-             "    w(line)\n")
-
-RSS_PROBE = """
-import json, resource, subprocess, sys, time
-argv, stdin = json.loads(sys.argv[1])
-start = time.perf_counter()
-with open(stdin, "rb") if stdin else open("/dev/null", "rb") as f:
-    p = subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps([p.returncode, (time.perf_counter() - start) * 1000,
-                  (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss]))
-"""
-
-
-def _log_file() -> str:
-    path = os.path.join(WORK, f"log-{LOG_MB}mb.txt")
-    if os.path.exists(path) and os.path.getsize(path) >= LOG_MB * 1_000_000:
-        return path
-    os.makedirs(WORK, exist_ok=True)
-    levels = ["INFO ", "DEBUG", "WARN ", "DEBUG", "INFO ", "TRACE", "ERROR", "INFO "]
-    block = []
-    for i in range(1000):
-        level = levels[i % len(levels)].strip()
-        colour = "\x1b[33m" if level == "WARN" else ("\x1b[31m" if level == "ERROR" else "")
-        reset = "\x1b[0m" if colour else ""
-        block.append(f"2024-11-30T12:{i % 60:02d}:{i % 59:02d}.{i:03d}Z {colour}{level:5}{reset} "
-                     f"worker-{i % 7} request id={i * 7919 % 100000:05d} path=/api/v1/items/{i}"
-                     f" took {i % 97} ms status={200 if i % 13 else 500}\n")
-    data = "".join(block).encode()
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        written = 0
-        while written < LOG_MB * 1_000_000:
-            f.write(data)
-            written += len(data)
-    os.replace(tmp, path)
-    return path
-
-
-def _probe(argv, stdin=None, env=None):
-    result = subprocess.run([sys.executable, "-c", RSS_PROBE, json.dumps([argv, stdin])],
-                            capture_output=True, text=True, env=env, timeout=600)
-    code, ms, cpu_ms, rss_kb = json.loads(result.stdout)
-    return code, ms, cpu_ms, rss_kb / 1024
-
 
 class Measure:
     """Best wall time and CPU time (user+sys, children included) over runs, and peak RSS."""
@@ -86,8 +37,8 @@ class Measure:
     def __init__(self):
         self.runs = []
 
-    def add(self, argv, stdin=None, env=None) -> None:
-        self.runs.append(_probe(argv, stdin, env))
+    def add(self, ctx, argv, stdin=None, env=None) -> None:
+        self.runs.append(ctx.probe(argv, stdin, env))
 
     @property
     def wall(self):
@@ -111,12 +62,12 @@ class Measure:
         return self.wall <= factor * base.wall
 
 
-def interleaved(rounds: int, commands: dict, env) -> dict:
+def interleaved(ctx, rounds: int, commands: dict, env) -> dict:
     """Run each (argv, stdin) once per round, in turn, so all see the same machine load."""
     results = {name: Measure() for name in commands}
     for _ in range(rounds):
         for name, (argv, stdin) in commands.items():
-            results[name].add(argv, stdin, env)
+            results[name].add(ctx, argv, stdin, env)
     return results
 
 
@@ -190,10 +141,10 @@ def _rows(ctx, home):
                 "target": "none of " + "/".join(FORBIDDEN[:6]) + "/…", "ok": not heavy})
 
     # 3. 100 MB: plain line copy, pipe mode, run cat
-    log = _log_file()
+    log = ctx.log_file(LOG_MB)
     subprocess.run([cc_filter, "bench-log"], stdin=subprocess.DEVNULL, env=env)  # warm
-    measured = interleaved(4, {
-        "copy": ([ctx.floor_python, "-I", "-S", "-c", LINE_COPY], log),
+    measured = interleaved(ctx, 4, {
+        "copy": (ctx.line_copy_argv, log),
         "pipe": ([cc_filter, "bench-log"], log),
         "run": ([cc_filter, "run", "cat", log], None),
     }, env)
@@ -223,30 +174,8 @@ def _rows(ctx, home):
 
 
 if __name__ == "__main__":  # pragma: no cover - `python bench/bench_filter.py` for a quick look
-    class _Ctx:
-        python = sys.executable
-        floor_python = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+    sys.path.insert(0, HERE)
+    import run  # the shared runner's Context
 
-        def __init__(self):
-            self.floor_ms = self.time_cmd([self.floor_python, "-I", "-S", "-c", "pass"], runs=40)
-
-        def bin(self, name):
-            return os.path.join(os.path.dirname(sys.executable), name)
-
-        def time_cmd(self, argv, runs=30, stdin=None, env=None):
-            samples = []
-            for i in range(runs + 2):
-                t = time.perf_counter()
-                subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env=env)
-                if i >= 2:
-                    samples.append((time.perf_counter() - t) * 1000)
-            return statistics.median(samples)
-
-        def ratio_row(self, budget, ms, limit):
-            r = ms / self.floor_ms
-            return {"budget": budget, "measured": f"{ms:.1f} ms = {r:.2f}×",
-                    "target": f"≤ {limit}×", "ok": r <= limit}
-
-    for row in rows(_Ctx()):
+    for row in rows(run.Context()):
         print(row)

@@ -53,43 +53,6 @@ def _stage_inputs(ctx, env, event: bytes) -> list:
     return out
 
 
-def _imports(ctx, argv, stdin, env, baseline: set) -> tuple[list, float]:
-    """Top-level modules a stage imports beyond `python -c pass`, and their total ms."""
-    done = subprocess.run([ctx.python, "-X", "importtime", *argv], input=stdin,
-                          capture_output=True, env=env, timeout=60)
-    found, total = [], 0.0
-    for line in done.stderr.decode(errors="replace").splitlines():
-        if not line.startswith("import time:") or "|" not in line:
-            continue
-        _, cumulative, name = line[len("import time:"):].split("|")
-        if cumulative.strip().isdigit() and not name.startswith("  ") and \
-                name.strip() not in baseline:
-            found.append(name.strip())
-            total += int(cumulative) / 1000
-    return found, total
-
-
-def _baseline(ctx, env) -> set:
-    done = subprocess.run([ctx.python, "-X", "importtime", "-c", "pass"], capture_output=True,
-                          env=env, timeout=60)
-    return {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
-            if "|" in line}
-
-
-def _cpu_ms(argv, stdin: bytes | None, env, runs: int = 20) -> float:
-    """CPU time (user + system, every process of the run) per run: steadier than wall time
-    on a busy machine, and it shows what the pipeline costs however many cores there are."""
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    for _ in range(runs):
-        subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    used = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    return used * 1000 / runs
-
-
 def rows(ctx) -> list:
     tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-hook-")
     try:
@@ -109,17 +72,17 @@ def rows(ctx) -> list:
         hook_ms = ctx.time_cmd(["/bin/sh", "-c", script], runs=30, stdin=event, env=env)
         out = [ctx.ratio_row("hook: one Claude event through the installed script", hook_ms, 4)]
         out[0]["ok"] = out[0]["ok"] and b"updatedInput" in answer
-        floor = getattr(ctx, "floor_python", None) or os.path.realpath(sys.executable)
-        floor_cpu = _cpu_ms([floor, "-I", "-S", "-c", "pass"], None, env)
-        hook_cpu = _cpu_ms(["/bin/sh", "-c", script], event, env)
+        floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, runs=20)
+        hook_cpu = ctx.cpu_ms(["/bin/sh", "-c", script], event, env, runs=20)
         out.append({"budget": "hook: CPU time of all its processes (information)",
                     "measured": f"{hook_cpu:.1f} ms = {hook_cpu / floor_cpu:.2f}× the floor's "
                                 f"{floor_cpu:.1f} ms CPU",
                     "target": "-", "ok": None})
-        baseline = _baseline(ctx, env)
+        baseline = ctx.import_baseline(env)
         for name, argv, stdin in _stage_inputs(ctx, env, event):
             ms = ctx.time_cmd(argv, runs=20, stdin=stdin, env=env)
-            modules, import_ms = _imports(ctx, argv, stdin, env, baseline)
+            found, import_ms = ctx.import_profile(argv, stdin, env, baseline)
+            modules = [module for module, _ in found]
             heavy = sorted(m for m in modules if m in HEAVY)
             out.append({"budget": f"hook stage {name}: time, imports beyond the interpreter",
                         "measured": f"{ms:.1f} ms = {ms / ctx.floor_ms:.2f}×; imports "

@@ -88,30 +88,15 @@ def throughput_rows() -> list[dict]:
     return rows
 
 
-def _interleaved(argv: list[str], floor_argv: list[str], env: dict, runs: int = 30):
-    """Median ms of `argv` and of the floor, run alternately so machine load hits both."""
-    tool, floor = [], []
-    for i in range(runs + 2):
-        for samples, command in ((tool, argv), (floor, floor_argv)):
-            start = time.perf_counter()
-            subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-            if i >= 2:
-                samples.append((time.perf_counter() - start) * 1000)
-    tool.sort()
-    floor.sort()
-    return tool[len(tool) // 2], floor[len(floor) // 2]
-
-
 def rows(ctx) -> list[dict]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # startup is measured with compiled modules
-    floor_argv = [ctx.floor_python, "-I", "-S", "-c", "pass"]
     out = []
     for tool in ("cc-lex", "cc-peel"):
         argv = [ctx.bin(tool), "git status"]
         subprocess.run(argv, env=env, capture_output=True)  # writes __pycache__
-        ms, floor_ms = _interleaved(argv, floor_argv, env)
+        ms = ctx.time_cmd(argv, env=env)  # alternately with the floor: the same load
+        floor_ms = ctx.floor_ms
         ratio = ms / floor_ms
         out.append({"budget": f"{tool} 'git status' startup",
                     "measured": f"{ms:.1f} ms = {ratio:.2f}× (floor {floor_ms:.1f} ms alongside)",

@@ -12,7 +12,7 @@
   20+ lines (issue 7: ≥ 75 %), filters under 60 %, fixtures that lost a key fact (0).
 
 Everything runs with a private HOME and CTXCRL_HOME. The 1 GB file lives in bench/work/
-(git-ignored) and is built once from a 100 MB block. `python bench/bench_system.py [part]`
+(git-ignored) and is built once from a ~14 MB block. `python bench/bench_system.py [part]`
 prints the rows without the shared runner (parts: startup, hook, gigabyte, savings).
 """
 import json
@@ -25,7 +25,6 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-WORK = os.path.join(HERE, "work")
 GB_MB = 1000
 STARTUP_TARGET = 2.0
 HOOK_TARGET = 4.0
@@ -59,20 +58,6 @@ head_lines = 40
 tail_lines = 40
 '''
 
-LINE_COPY = ("import sys\nw = sys.stdout.buffer.write\nfor line in sys.stdin.buffer:\n"
-             "    w(line)\n")
-
-RSS_PROBE = """
-import json, resource, subprocess, sys, time
-argv, stdin = json.loads(sys.argv[1])
-start = time.perf_counter()
-with open(stdin or "/dev/null", "rb") as f:
-    p = subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps([p.returncode, (time.perf_counter() - start) * 1000, usage.ru_maxrss,
-                  usage.ru_utime + usage.ru_stime]))
-"""
-
 CLAUDE_SETTINGS = {"permissions": {"allow": ["Bash(git status)", "Bash(ls:*)"],
                                    "deny": ["Bash(git push --force:*)"]}}
 
@@ -104,32 +89,6 @@ def _write(path: str, text: str) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
-
-
-def _baseline(ctx, env) -> set:
-    done = subprocess.run([ctx.python, "-X", "importtime", "-c", "pass"], capture_output=True,
-                          env=env, timeout=60)
-    return {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
-            if "|" in line}
-
-
-def import_profile(ctx, argv, stdin, env, cwd, baseline: set) -> tuple[list, float]:
-    """[(module, cumulative ms)] of the top-level imports beyond the bare interpreter, largest
-    first, and their total. argv[0] is a console script (a Python file)."""
-    done = subprocess.run([ctx.python, "-X", "importtime", *argv], input=stdin,
-                          capture_output=True, env=env, cwd=cwd, timeout=60)
-    found = []
-    for line in done.stderr.decode(errors="replace").splitlines():
-        if not line.startswith("import time:") or line.count("|") != 2:
-            continue
-        _, cumulative, name = line[len("import time:"):].split("|")
-        if not cumulative.strip().isdigit() or name.startswith("  "):
-            continue
-        name = name.strip()
-        if name not in baseline:
-            found.append((name, int(cumulative) / 1000))
-    found.sort(key=lambda item: -item[1])
-    return found, sum(ms for _, ms in found)
 
 
 def _all_modules(ctx, argv, stdin, env, cwd) -> set:
@@ -173,7 +132,7 @@ def startup_rows(ctx, env, project) -> list:
         ("cc-track (cold: report --format=json, empty db)",
          ["cc-track", "report", "--format=json"], None, None),
     ]
-    baseline = _baseline(ctx, env)
+    baseline = ctx.import_baseline(env)
     ms = ctx.time_cmd([ctx.python, "-c", "pass"], runs=20, env=env, cwd=project)
     rows = [{"budget": "startup: the tools' interpreter alone (`<venv>/bin/python -c pass`)",
              "measured": f"{ms:.1f} ms = {_ratio(ctx, ms):.2f}× (site and .pth files included)",
@@ -185,7 +144,8 @@ def startup_rows(ctx, env, project) -> list:
             subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=project)
         ms = ctx.time_cmd(argv, runs=20, stdin=stdin, env=env, cwd=project)
         ratio = _ratio(ctx, ms)
-        profile, total = import_profile(ctx, argv, stdin, env, project, baseline)
+        profile, total = ctx.import_profile(argv, stdin, env, baseline, cwd=project)
+        profile.sort(key=lambda item: -item[1])  # largest first
         modules = _all_modules(ctx, argv, stdin, env, project)
         heavy = [m for m in HEAVY if m in modules]
         top = ", ".join(f"{name} {ms_:.1f}" for name, ms_ in profile[:8]) or "-"
@@ -200,19 +160,6 @@ def startup_rows(ctx, env, project) -> list:
                       f"{top}",
         })
     return rows
-
-
-def _cpu_ms(argv, stdin, env, cwd, runs: int = 10) -> float:
-    """User + system CPU per run, every process of the run included (steadier than wall time
-    on a shared machine; what the pipeline costs however many cores there are)."""
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    for _ in range(runs):
-        subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       env=env, cwd=cwd)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ((after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)) * 1000 / runs
 
 
 # --- 2. the hook for every hook agent ---------------------------------------------------------
@@ -243,8 +190,8 @@ def hook_rows(ctx, env, project) -> list:
                                 env=env, cwd=project, timeout=60).stdout
         ms = ctx.time_cmd(["/bin/sh", "-c", script], runs=20, stdin=body, env=env, cwd=project)
         ratio = _ratio(ctx, ms)
-        cpu = _cpu_ms(["/bin/sh", "-c", script], body, env, project)
-        floor_cpu = _cpu_ms([ctx.floor_python, "-I", "-S", "-c", "pass"], None, env, project)
+        cpu = ctx.cpu_ms(["/bin/sh", "-c", script], body, env, project)
+        floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, project)
         rewritten = b"cc-filter run git status" in answer
         rows.append({"budget": f"hook: one {agent} event through the installed script",
                      "measured": f"{ms:.1f} ms = {ratio:.2f}×; CPU of all its processes "
@@ -257,42 +204,6 @@ def hook_rows(ctx, env, project) -> list:
 
 # --- 3. a gigabyte ----------------------------------------------------------------------------
 
-def _block() -> bytes:
-    levels = ["INFO ", "DEBUG", "WARN ", "DEBUG", "INFO ", "TRACE", "ERROR", "INFO "]
-    lines = []
-    for i in range(1000):
-        level = levels[i % len(levels)].strip()
-        colour = "\x1b[33m" if level == "WARN" else ("\x1b[31m" if level == "ERROR" else "")
-        reset = "\x1b[0m" if colour else ""
-        lines.append(f"2024-11-30T12:{i % 60:02d}:{i % 59:02d}.{i:03d}Z {colour}{level:5}{reset} "
-                     f"worker-{i % 7} request id={i * 7919 % 100000:05d} path=/api/v1/items/{i}"
-                     f" took {i % 97} ms status={200 if i % 13 else 500}\n")
-    return "".join(lines).encode()
-
-
-def gigabyte_file(mb: int = GB_MB) -> str:
-    path = os.path.join(WORK, f"log-{mb}mb.txt")
-    if os.path.exists(path) and os.path.getsize(path) >= mb * 1_000_000:
-        return path
-    os.makedirs(WORK, exist_ok=True)
-    block = _block() * 100  # ~14 MB
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        written = 0
-        while written < mb * 1_000_000:
-            f.write(block)
-            written += len(block)
-    os.replace(tmp, path)
-    return path
-
-
-def _probe(argv, stdin, env):
-    done = subprocess.run([sys.executable, "-c", RSS_PROBE, json.dumps([argv, stdin])],
-                          capture_output=True, text=True, env=env, timeout=900)
-    code, ms, rss_kb, cpu_s = json.loads(done.stdout)
-    return code, ms, rss_kb / 1024, cpu_s
-
-
 def _warm(path: str) -> None:
     """Read the file once so every measurement finds it in the page cache."""
     with open(path, "rb") as f:
@@ -300,24 +211,30 @@ def _warm(path: str) -> None:
             pass
 
 
+def _probe(ctx, argv, stdin, env):
+    """(exit code, wall ms, peak RSS MB, CPU s) of one run."""
+    code, ms, cpu_ms, rss_mb = ctx.probe(argv, stdin, env, timeout=900)
+    return code, ms, rss_mb, cpu_ms / 1000
+
+
 def gigabyte_rows(ctx, env, project) -> list:
-    path = gigabyte_file()
+    path = ctx.log_file(GB_MB, repeat=100)  # written ~14 MB at a time
     size_mb = os.path.getsize(path) / 1e6
     _warm(path)
-    copy_argv = [ctx.floor_python, "-I", "-S", "-c", LINE_COPY]
-    copies = [_probe(copy_argv, path, env)]
+    copy_argv = ctx.line_copy_argv
+    copies = [_probe(ctx, copy_argv, path, env)]
     cc_filter = ctx.bin("cc-filter")
     subprocess.run([cc_filter, "sys-log"], stdin=subprocess.DEVNULL, env=env, cwd=project,
                    capture_output=True)
     measured = [
         (f"{size_mb:.0f} MB | cc-filter sys-log-plain (TOML: ansi, strip, truncate, head/tail)",
-         _probe([cc_filter, "sys-log-plain"], path, env)),
+         _probe(ctx, [cc_filter, "sys-log-plain"], path, env)),
         (f"{size_mb:.0f} MB | cc-filter sys-log (TOML: the same plus a `replace` rule)",
-         _probe([cc_filter, "sys-log"], path, env)),
+         _probe(ctx, [cc_filter, "sys-log"], path, env)),
         (f"cc-filter run cat <{size_mb:.0f} MB file> (read filter)",
-         _probe([cc_filter, "run", "cat", path], None, env)),
+         _probe(ctx, [cc_filter, "run", "cat", path], None, env)),
     ]
-    copies.append(_probe(copy_argv, path, env))
+    copies.append(_probe(ctx, copy_argv, path, env))
     copy_ms = min(c[1] for c in copies)
     copy_cpu = min(c[3] for c in copies)
     rows = [{"budget": f"{size_mb:.0f} MB plain Python line copy (baseline, best of 2)",
@@ -328,7 +245,7 @@ def gigabyte_rows(ctx, env, project) -> list:
         wall_ratio, cpu_ratio = ms / copy_ms, cpu / copy_cpu
         rows.append({"budget": label,
                      "measured": f"{ms / 1000:.1f} s = {wall_ratio:.2f}× copy "
-                                 f"(CPU {cpu / 1:.1f} s = {cpu_ratio:.2f}×), exit {code}",
+                                 f"(CPU {cpu:.1f} s = {cpu_ratio:.2f}×), exit {code}",
                      "target": "≤ 3× copy (wall)", "ok": wall_ratio <= 3 and code == 0})
         rows.append({"budget": f"{label.split(' (')[0]}: peak RSS",
                      "measured": f"{rss:.0f} MB", "target": "< 50 MB", "ok": rss < 50})

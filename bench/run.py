@@ -24,6 +24,24 @@ import time
 from datetime import datetime, timezone
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+WORK = os.path.join(HERE, "work")  # generated inputs (git-ignored)
+
+# The baseline of the throughput budgets: a plain Python copy of stdin to stdout, line by line.
+LINE_COPY = ("import sys\nw = sys.stdout.buffer.write\nfor line in sys.stdin.buffer:\n"
+             "    w(line)\n")
+
+# Runs `argv` with stdin from a file (or /dev/null); prints its exit code, wall ms, CPU ms
+# (user + system, its children included) and peak RSS in KB.
+RSS_PROBE = """
+import json, resource, subprocess, sys, time
+argv, stdin = json.loads(sys.argv[1])
+start = time.perf_counter()
+with open(stdin or "/dev/null", "rb") as f:
+    p = subprocess.run(argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([p.returncode, (time.perf_counter() - start) * 1000,
+                  (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss]))
+"""
 
 
 def real_interpreter() -> str:
@@ -77,11 +95,98 @@ class Context:
         self.floors.append(self._last_floor_ms)
         return statistics.median(samples)
 
+    def cpu_ms(self, argv, stdin: bytes | None = None, env=None, cwd=None,
+               runs: int = 10) -> float:
+        """User + system CPU per run, every process of the run included: steadier than wall
+        time on a shared machine, and what a pipeline costs however many cores there are."""
+        import resource
+
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        for _ in range(runs):
+            subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        return used * 1000 / runs
+
+    @staticmethod
+    def probe(argv, stdin_path: str | None = None, env=None, timeout: float = 600):
+        """One run of `argv` (stdin from a file) in a child of its own, so its peak RSS is its
+        own: (exit code, wall ms, CPU ms, peak RSS in MB)."""
+        import json
+
+        done = subprocess.run([sys.executable, "-c", RSS_PROBE, json.dumps([argv, stdin_path])],
+                              capture_output=True, text=True, env=env, timeout=timeout)
+        code, ms, cpu_ms, rss_kb = json.loads(done.stdout)
+        return code, ms, cpu_ms, rss_kb / 1024
+
+    @staticmethod
+    def log_file(mb: int, repeat: int = 1) -> str:
+        return log_file(mb, repeat)
+
+    @property
+    def line_copy_argv(self) -> list:
+        return [self.floor_python, "-I", "-S", "-c", LINE_COPY]
+
+    def import_baseline(self, env) -> set:
+        """The modules `<venv python> -c pass` imports: what every console script pays."""
+        done = subprocess.run([self.python, "-X", "importtime", "-c", "pass"],
+                              capture_output=True, env=env, timeout=60)
+        return {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()
+                if "|" in line}
+
+    def import_profile(self, argv, stdin, env, baseline: set, cwd=None) -> tuple[list, float]:
+        """[(module, cumulative ms)] of the top-level imports of a console script (argv[0], a
+        Python file) beyond `baseline`, in import order, and their total ms."""
+        done = subprocess.run([self.python, "-X", "importtime", *argv], input=stdin,
+                              capture_output=True, env=env, cwd=cwd, timeout=60)
+        found = []
+        for line in done.stderr.decode(errors="replace").splitlines():
+            if not line.startswith("import time:") or line.count("|") != 2:
+                continue
+            _, cumulative, name = line[len("import time:"):].split("|")
+            if cumulative.strip().isdigit() and not name.startswith("  ") \
+                    and name.strip() not in baseline:
+                found.append((name.strip(), int(cumulative) / 1000))
+        return found, sum(ms for _, ms in found)
+
     def ratio_row(self, budget: str, ms: float, limit: float) -> dict:
         ratio = ms / self.floor_ms
         return {"budget": budget,
                 "measured": f"{ms:.1f} ms = {ratio:.2f}× (floor {self.floor_ms:.1f} ms)",
                 "target": f"≤ {limit:g}× floor", "ok": ratio <= limit}
+
+
+def log_block() -> bytes:
+    """1,000 varied log lines (levels, colours, ids) the log budgets repeat."""
+    levels = ["INFO ", "DEBUG", "WARN ", "DEBUG", "INFO ", "TRACE", "ERROR", "INFO "]
+    lines = []
+    for i in range(1000):
+        level = levels[i % len(levels)].strip()
+        colour = "\x1b[33m" if level == "WARN" else ("\x1b[31m" if level == "ERROR" else "")
+        reset = "\x1b[0m" if colour else ""
+        lines.append(f"2024-11-30T12:{i % 60:02d}:{i % 59:02d}.{i:03d}Z {colour}{level:5}{reset} "
+                     f"worker-{i % 7} request id={i * 7919 % 100000:05d} path=/api/v1/items/{i}"
+                     f" took {i % 97} ms status={200 if i % 13 else 500}\n")
+    return "".join(lines).encode()
+
+
+def log_file(mb: int, repeat: int = 1) -> str:
+    """bench/work/log-<mb>mb.txt, at least `mb` MB of `log_block()` (written `repeat` blocks
+    at a time), built once and reused."""
+    path = os.path.join(WORK, f"log-{mb}mb.txt")
+    if os.path.exists(path) and os.path.getsize(path) >= mb * 1_000_000:
+        return path
+    os.makedirs(WORK, exist_ok=True)
+    data = log_block() * repeat
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        written = 0
+        while written < mb * 1_000_000:
+            f.write(data)
+            written += len(data)
+    os.replace(tmp, path)
+    return path
 
 
 def load_areas(selected):

@@ -496,15 +496,14 @@ def test_hook_event_of_10_mb(sandbox):
     assert done.returncode == 0
     assert done.stdout.strip() == b""
     quiet(done.stderr)
-    # and a 10 MB description with a normal command: still no crash
+    # and a 10 MB description with a normal command: no crash, and no answer either (issue 5:
+    # a 10 MB body gets none; cc-hook drops bodies over 1 MiB, so the agent runs it unchanged)
     event = session.agent.event("git status", str(sandbox.project))
     event["tool_input"]["description"] = "d" * (10 * 1024 * 1024)
     done = session.ask_hook("", json.dumps(event).encode())
     assert done.returncode == 0
+    assert done.stdout.strip() == b""
     quiet(done.stderr)
-    if done.stdout.strip():
-        answer = json.loads(done.stdout)["hookSpecificOutput"]
-        assert answer["updatedInput"]["description"] == event["tool_input"]["description"]
 
 
 def test_settings_file_that_is_not_json(sandbox):

@@ -3,13 +3,11 @@ scripted session through the installed PreToolUse hook (see system_session.py)."
 import json
 
 from system_agents import AGENTS, Session
-from system_session import check_report, install, run_session
+from system_session import install, replay_and_report
 
 
 def test_claude_session(sandbox):
-    session, checks, runs = run_session(sandbox, "claude")
-    check_report(sandbox, checks, runs)
-    checks.done()
+    replay_and_report(sandbox, "claude")
 
 
 def test_claude_answer_shapes(sandbox):

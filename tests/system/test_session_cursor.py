@@ -3,13 +3,11 @@ installed preToolUse hook, with Cursor's event and answer shapes (DESIGN §8).""
 import json
 
 from system_agents import AGENTS, Session
-from system_session import check_report, install, run_session
+from system_session import install, replay_and_report
 
 
 def test_cursor_session(sandbox):
-    session, checks, runs = run_session(sandbox, "cursor")
-    check_report(sandbox, checks, runs)
-    checks.done()
+    replay_and_report(sandbox, "cursor")
 
 
 def test_cursor_answer_shapes(sandbox):

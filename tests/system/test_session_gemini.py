@@ -4,13 +4,11 @@ BeforeTool hook, with Gemini's event and answer shapes (DESIGN §8)."""
 import json
 
 from system_agents import AGENTS, Session
-from system_session import check_report, install, run_session
+from system_session import install, replay_and_report
 
 
 def test_gemini_session(sandbox):
-    session, checks, runs = run_session(sandbox, "gemini")
-    check_report(sandbox, checks, runs)
-    checks.done()
+    replay_and_report(sandbox, "gemini")
 
 
 def test_gemini_answer_shapes(sandbox):
