@@ -63,14 +63,15 @@ class Make(TrimmedLineFilter):
         self.diagnostics = CDiagnostics()
         self.output: list[str] = []  # recipe output, in order
         self.output_dropped = 0
-        self.messages: list[tuple[int, str]] = []  # (position in output, make's message)
+        self.recent: list[str] = []  # the last lines past the cap (a success shows its tail)
+        self.messages: list[tuple[int, str]] = []  # (line number in the recipe output, text)
         self.commands = 0
 
     def feed_trimmed(self, line: str, stripped: str):
         if _make_message(stripped):
             if "Entering directory" in stripped or "Leaving directory" in stripped:
                 return
-            self.messages.append((len(self.output), stripped))
+            self.messages.append((len(self.output) + self.output_dropped, stripped))
             self.diagnostics.interrupt()
             return
         if self.diagnostics.feed(line):
@@ -82,14 +83,17 @@ class Make(TrimmedLineFilter):
             self.output.append(line)
         else:
             self.output_dropped += 1
+            self.recent.append(line)
+            if len(self.recent) > 4 * _SUCCESS_TAIL:
+                del self.recent[:-_SUCCESS_TAIL]
 
     def finish(self, exit_code: int):
         output = self.output
-        if exit_code == 0 and len(output) > _SUCCESS_TAIL:
-            omitted = len(output) - _SUCCESS_TAIL + self.output_dropped
-            cut = len(output) - _SUCCESS_TAIL
-            yield f"… ({omitted} lines of recipe output omitted)"
-            output = output[cut:]
+        total = len(output) + self.output_dropped
+        if exit_code == 0 and total > _SUCCESS_TAIL:
+            cut = total - _SUCCESS_TAIL
+            yield f"… ({cut} lines of recipe output omitted)"
+            output = (output + self.recent[-_SUCCESS_TAIL:])[-_SUCCESS_TAIL:]
             messages = [(max(0, at - cut), text) for at, text in self.messages]
         else:
             messages = self.messages

@@ -28,3 +28,14 @@ def test_make_counts_compile_commands_and_keeps_diagnostics():
         "src/div.c:3:17: error: expected ‘;’ before ‘}’ token",
         "make: *** [Makefile:12: build/div.o] Error 1",
         "ran 2 build commands"]
+
+
+def test_a_long_successful_build_shows_its_real_last_lines():
+    """Past the 200-line cap a success still ends with the recipes' last 10 lines, not the
+    10 lines before the cap."""
+    from cc_filter.filters.make import Make
+
+    lines = [f"step {i}" for i in range(1, 451)]
+    out = list(Make(["make"]).run(lines, 0))
+    assert out[0] == "… (440 lines of recipe output omitted)"
+    assert out[1:11] == [f"step {i}" for i in range(441, 451)]
