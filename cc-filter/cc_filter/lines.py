@@ -20,8 +20,9 @@ def _ansi_pattern():
 
         # CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and two-byte escapes. None can
         # match a newline, so the pattern may run over many lines joined at once (same result).
+        # ESC is factored out: a literal first character lets `re` skip ahead to each ESC.
         _ansi = re.compile(
-            r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+            r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[@-Z\\-_])")
     return _ansi
 
 

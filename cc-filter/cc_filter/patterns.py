@@ -1,6 +1,6 @@
 """The regexes filters are chosen and driven by: cheap matching, bounded cost.
 
-Two jobs:
+Three jobs:
 - `literal_forms(pattern)` turns the common `match_command` shapes (`^git status(\\s|$)`,
   `^(cat|head|tail)(\\s|$)`, `^make$`) into plain strings, so the catalogue matches a command
   key with `str.startswith` and never imports `re` for them (cc-rewrite asks on every agent
@@ -9,6 +9,9 @@ Two jobs:
 - `check_regex(pattern)` rejects patterns whose matching time could explode: a repeated
   group containing a quantifier (`(a+)+`, `(\\w*)*`, `(a?a)+`) or alternatives (`(a|aa)+`),
   found on the parsed pattern; `bounded()` caps the length of text a filter regex ever sees.
+- `line_start_body(pattern)` / `line_local(pattern)` tell whether a pattern written for one
+  line may run over many lines joined by newlines with the same matches (TOML filters then
+  make one regex pass per block instead of one per line).
 
 Imports nothing at module level: the literal analysis runs on the `cc-filter run` hot path
 (only when the index is rebuilt), the regex checks only when a filter file is loaded.
@@ -291,10 +294,7 @@ def check_regex(pattern: str) -> None:
     Cold path only: imports `re` (when a filter file is validated, never on a lookup)."""
     import re
 
-    try:
-        import re._parser as sre_parse  # 3.11+
-    except ImportError:  # pragma: no cover
-        import sre_parse  # type: ignore
+    sre_parse = _sre()
     re.compile(pattern)
     try:
         _ways(sre_parse.parse(pattern), sre_parse)
@@ -361,3 +361,101 @@ def is_catch_all(pattern: str) -> bool:
         core = core.replace(anchor, "")
     return core in ("", ".*", ".+", ".", "(.*)", "(.+)", "[\\s\\S]*", "[\\s\\S]+", "\\S*",
                     "\\s*", ".*?")
+
+
+def line_start_body(pattern: str) -> str | None:
+    """`pattern` without its leading `^`, when it can run over many lines at once: every match
+    starts at a line start (the `^` applies to the whole pattern) and it is line_local. Then,
+    compiled with re.M, `\\n(?:body)` finds in "\\n" + lines joined by newlines exactly the
+    matches `pattern` finds in each line, in one pass that jumps from newline to newline.
+    None otherwise (the caller matches line by line). Cold path: imports `re`."""
+    parsed = _parsed(pattern) if pattern.startswith("^") else None
+    if parsed is None:
+        return None
+    items, dotall, sre = parsed
+    if not items or str(items[0][0]) != "AT" or str(items[0][1]) != "AT_BEGINNING":
+        return None
+    return pattern[1:] if _line_local(items[1:], dotall, sre) else None
+
+
+def line_local(pattern: str) -> bool:
+    """Can `pattern`, compiled with re.M, search lines joined by newlines and find a match
+    exactly when it would find one in some line on its own? True when no part of it can
+    match, or look across, a newline: no `\\s`, `\\W`, `[^x]`, `(?s).`, `\\A` or `\\Z` (a
+    lookaround that sees a newline then sees what it would see at the line's edge)."""
+    parsed = _parsed(pattern)
+    return parsed is not None and _line_local(*parsed)
+
+
+def _parsed(pattern: str):
+    """(parsed items, DOTALL set globally, the parser module), or None if it does not parse."""
+    sre_parse = _sre()
+    try:
+        parsed = sre_parse.parse(pattern)
+    except Exception:
+        return None
+    return list(parsed), bool(parsed.state.flags & sre_parse.SRE_FLAG_DOTALL), sre_parse
+
+
+def _sre():
+    """Python's regex parser (`re._parser` since 3.11)."""
+    try:
+        import re._parser as sre_parse
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore
+    return sre_parse
+
+
+_NEWLINE = 10
+_LINE_ANCHORS = frozenset(("AT_BEGINNING", "AT_BEGINNING_LINE", "AT_END", "AT_END_LINE",
+                           "AT_BOUNDARY", "AT_NON_BOUNDARY"))
+_NEWLINE_CATEGORIES = frozenset(("CATEGORY_SPACE", "CATEGORY_NOT_DIGIT", "CATEGORY_NOT_WORD",
+                                 "CATEGORY_LINEBREAK"))
+
+
+def _line_local(items, dotall: bool, sre) -> bool:
+    """Can no part of the parsed (sub)pattern match a newline or anchor to the whole text?"""
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            ok = av != _NEWLINE
+        elif name == "NOT_LITERAL":
+            ok = av == _NEWLINE
+        elif name == "ANY":
+            ok = not dotall
+        elif name == "IN":
+            negated = bool(av) and str(av[0][0]) == "NEGATE"
+            ok = _set_has_newline(av) == negated
+        elif name == "AT":
+            ok = str(av) in _LINE_ANCHORS
+        elif name == "GROUPREF":
+            ok = True  # repeats a group, which cannot hold a newline either
+        elif name == "SUBPATTERN":
+            _group, add, _remove, sub = av
+            ok = _line_local(sub, dotall or bool(add & sre.SRE_FLAG_DOTALL), sre)
+        elif name == "BRANCH":
+            ok = all(_line_local(branch, dotall, sre) for branch in av[1])
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            ok = _line_local(av[2], dotall, sre)
+        elif name == "ATOMIC_GROUP":
+            ok = _line_local(av, dotall, sre)
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            ok = _line_local(av[1], dotall, sre)
+        elif name == "GROUPREF_EXISTS":
+            ok = _line_local(av[1], dotall, sre) and (av[2] is None
+                                                      or _line_local(av[2], dotall, sre))
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _set_has_newline(items) -> bool:
+    for op, av in items:
+        name = str(op)
+        if (name == "LITERAL" and av == _NEWLINE
+                or name == "RANGE" and av[0] <= _NEWLINE <= av[1]
+                or name == "CATEGORY" and str(av) in _NEWLINE_CATEGORIES):
+            return True
+    return False

@@ -36,7 +36,11 @@ _FORWARDED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
 # Python ignores SIGPIPE and SIGXFSZ; the child must get the defaults back (and the forwarded
 # signals' defaults, since our handlers do not survive exec anyway).
 _CHILD_DEFAULTS = (_signal.SIGPIPE, _signal.SIGXFSZ) + _FORWARDED
-_READ_SIZE = 1 << 20
+# Blocks of 128 KB stay in the CPU cache and in malloc's reused memory; 1 MB blocks made a
+# 1 GB log ~30 % slower (page faults, cache misses). The child's pipe is grown to 1 MB so it
+# rarely waits on us.
+_READ_SIZE = 1 << 17
+_PIPE_SIZE = 1 << 20
 _F_SETPIPE_SZ = 1031
 
 
@@ -363,7 +367,7 @@ def _grow_pipe(fd: int) -> None:
     try:
         import fcntl
 
-        fcntl.fcntl(fd, _F_SETPIPE_SZ, _READ_SIZE)
+        fcntl.fcntl(fd, _F_SETPIPE_SZ, _PIPE_SIZE)
     except (OSError, ImportError):
         pass
 

@@ -83,18 +83,20 @@ class SpillBuffer:
 
 
 class HeadTailBuffer:
-    """The raw output of a long run once its filtered answer is streaming: only the first and
-    last `keep // 2` bytes stay (all a tee file keeps: `[tee] max_file_size`), the middle is
-    counted. Without it a 1 GB run would write 1 GB to a temp file nobody reads again."""
+    """The raw output of a long run once its filtered answer is streaming: only the first
+    `keep // 2` bytes and at least the last `keep // 2` stay (all a tee file keeps: `[tee]
+    max_file_size`), the middle is counted. Without it a 1 GB run would write 1 GB to a temp
+    file nobody reads again. The tail is a list of the chunks written (no copy per write)."""
 
-    __slots__ = ("_head", "_tail", "_size", "_half")
+    __slots__ = ("_head", "_tail", "_tail_size", "_size", "_half")
 
     def __init__(self, source: SpillBuffer, keep: int):
         half = max(keep // 2, 1)
         size = len(source)
         self._head = source.read_range(0, min(half, size))
         tail_start = max(len(self._head), size - half)
-        self._tail = bytearray(source.read_range(tail_start, size - tail_start))
+        self._tail = [source.read_range(tail_start, size - tail_start)]
+        self._tail_size = size - tail_start
         self._size = size
         self._half = half
         source.close()
@@ -104,28 +106,34 @@ class HeadTailBuffer:
 
     def write(self, data: bytes) -> None:
         self._size += len(data)
-        self._tail += data
-        if len(self._tail) > 2 * self._half:
-            del self._tail[:-self._half]
+        tail = self._tail
+        tail.append(data)
+        self._tail_size += len(data)
+        while self._tail_size - len(tail[0]) >= self._half:
+            self._tail_size -= len(tail.pop(0))
+        if len(tail) > 64:  # many small reads (a slow child): one chunk again
+            data = b"".join(tail)[-self._half:]
+            self._tail = [data]
+            self._tail_size = len(data)
 
     def _complete(self) -> bool:
-        return len(self._head) + len(self._tail) == self._size
+        return len(self._head) + self._tail_size == self._size
 
     def chunks(self, size: int = _COPY_CHUNK):
         if not self._complete():
             raise ValueError("the middle of this output was not kept")
-        data = self._head + bytes(self._tail)
+        data = self._head + b"".join(self._tail)
         for start in range(0, len(data), size):
             yield data[start:start + size]
 
     def read_range(self, start: int, length: int) -> bytes:
         if start + length <= len(self._head):
             return self._head[start:start + length]
-        tail_start = self._size - len(self._tail)
+        tail_start = self._size - self._tail_size
         if start >= tail_start:
-            return bytes(self._tail[start - tail_start:start - tail_start + length])
+            return b"".join(self._tail)[start - tail_start:start - tail_start + length]
         if self._complete():
-            return (self._head + bytes(self._tail))[start:start + length]
+            return (self._head + b"".join(self._tail))[start:start + length]
         raise ValueError("the middle of this output was not kept")
 
     def getvalue(self) -> bytes:
@@ -133,4 +141,5 @@ class HeadTailBuffer:
 
     def close(self) -> None:
         self._head = b""
-        self._tail = bytearray()
+        self._tail = []
+        self._tail_size = 0

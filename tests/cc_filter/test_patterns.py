@@ -192,3 +192,40 @@ def test_a_user_filter_with_an_unsafe_regex_is_skipped_with_one_warning(
     assert capsys.readouterr().err == ""
     entry, = [e for e in catalogue.all_entries() if e.name == "redos"]
     assert entry.error and "exponential time" in entry.error
+
+
+# -- may a line regex run over many lines joined at once? --------------------------------------
+@pytest.mark.parametrize("pattern,body", [
+    ("^\\S+ (DEBUG|TRACE) ", "\\S+ (DEBUG|TRACE) "),
+    ("^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z ", "\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z "),
+    ("^[^\\n]+$", "[^\\n]+$"),  # a negated class that excludes the newline
+    ("^(?:a|b)\\b", "(?:a|b)\\b"),
+    ("^(?=.)a", "(?=.)a"),
+    ("^(a)\\1", "(a)\\1"),
+    ("^\\s", None),  # \s matches a newline
+    ("^[^x]", None),  # so does any negated class without \n
+    ("^\\W", None),
+    ("^\\D", None),
+    ("^[\\x00-\\x20]", None),  # a range over the newline
+    ("^a\\Z", None),  # \Z is the end of the whole text
+    ("^\\Aa", None),
+    ("^(?s:.)", None),  # DOTALL: . matches a newline
+    ("^a|b", None),  # the ^ covers one alternative only
+    ("x", None),  # not anchored
+    ("(?i)^k", None),
+    ("^(", None),  # does not parse
+])
+def test_line_start_body(pattern, body):
+    from cc_filter.patterns import line_start_body
+
+    assert line_start_body(pattern) == body
+
+
+@pytest.mark.parametrize("pattern,local", [
+    ("E\\d+", True), ("\\bok$", True), ("^ERR", True), ("(?i)warn", True),
+    ("\\s$", False), ("[^a]", False), ("(?s).", False), ("a\\Z", False), ("(", False),
+])
+def test_line_local(pattern, local):
+    from cc_filter.patterns import line_local
+
+    assert line_local(pattern) is local

@@ -205,3 +205,77 @@ def test_failing_inline_case_is_reported():
     entry = catalogue.Entry("t", spec["match_command"], "toml", "user", "x", spec=spec)
     problems = cases.run_inline_case(entry, ("case", 0, "a\n", "b\n"))
     assert problems and "output differs" in problems[0]
+
+
+# -- the joined (whole-text) stages equal the line-by-line ones --------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_LINE_RULES = ["^x", "^\\d+ ", "^(\\S+ )?(DEBUG|TRACE) ", "^$", "^\\w+\\b-", "^.*k$", "^(?=a)",
+               "^[\\d:.]+Z", "^[^x]", "^\\s*$", "x", "^a|b", "(?i)^k", "^\\W", "^(a)\\1"]
+_REPLACES = [("^\\d+", ""), ("^(a+)x", "\\1"), ("^x", "y"), ("^", "> "), ("^(\\w)", "[\\1]"),
+             ("^a", "\\n"), ("^k", "\\g<0>\\g<0>"), ("a", "b"), ("^\\s", "_")]
+_TOKENS = ["a", "aax", "x", " ", "k", "0", "42 ", "Z", "12:00.5Z", "-", "_", "E1", "ERR", "ok",
+           "DEBUG ", "TRACE ", "\x1c", "\t", "\u0663", "\u017f", "K", "\x1b[31m", "\x1b[0m"]
+_MATCHES = [("^ERR", "boom", None), ("E\\d", "matched", "^ok"), ("\\s$", "space", None),
+            ("^k$", "kay", "x")]
+
+
+@st.composite
+def _specs(draw, focus):
+    """A spec with at least one rule of the `focus` stage (others only now and then)."""
+    def rules_of(stage, choices):
+        return draw(st.lists(st.sampled_from(choices), min_size=1 if stage == focus else 0,
+                             max_size=3 if stage == focus else 1))
+
+    keys = {}
+    rules = rules_of("line rules", _LINE_RULES)
+    if rules:
+        keys["keep_lines_matching" if draw(st.booleans()) else "strip_lines_matching"] = rules
+    keys["replace"] = [{"pattern": p, "replacement": r}
+                       for p, r in rules_of("replace", _REPLACES)]
+    keys["match_output"] = [dict({"pattern": p, "message": m}, **({"unless": u} if u else {}))
+                            for p, m, u in rules_of("match_output", _MATCHES)]
+    for key in ("head_lines", "tail_lines", "max_lines"):
+        if draw(st.booleans()):
+            keys[key] = draw(st.integers(1, 6))
+    if draw(st.booleans()):
+        keys["truncate_lines_at"] = draw(st.integers(8, 12))
+    keys["strip_ansi"] = draw(st.booleans())
+    keys["on_empty"] = "empty"
+    return spec_of(**keys)
+
+
+@pytest.mark.parametrize("focus", ["line rules", "replace", "match_output"])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(),
+       lines=st.lists(st.lists(st.sampled_from(_TOKENS), max_size=6).map("".join),
+                      min_size=1, max_size=30),
+       batch=st.integers(1, 12))
+def test_joined_stages_equal_line_by_line(focus, data, lines, batch):
+    """feed_text (whole-text regexes when every rule allows it, patterns.line_start_body) gives
+    exactly what feeding line by line gives, in any batching: a pattern that could see across
+    a newline (`\\s`, `[^x]`, `\\W`, unanchored) keeps the filter line by line, and so does a
+    replacement that could insert a newline."""
+    spec = data.draw(_specs(focus))
+    expected = list(make_class(spec)([]).run(lines, 0))
+    f = make_class(spec)([])
+    out = []
+    for i in range(0, len(lines), batch):
+        out += f.feed_text("\n".join(lines[i:i + batch]))
+    out += list(f.finish(0))
+    assert out == expected
+
+
+def test_anchored_line_local_rules_run_joined_and_ascii():
+    spec = spec_of(strip_ansi=True, replace=[{"pattern": "^\\d{4}-\\d\\dT[\\d:.]+Z ",
+                                              "replacement": ""}],
+                   strip_lines_matching=["^(\\S+ )?(DEBUG|TRACE) "], head_lines=2, tail_lines=1)
+    f = make_class(spec)([])
+    assert f.c.joined is not None
+    assert f.c.joined_ascii.replace[0][0].flags & 256  # re.A: \d as a table lookup
+    assert not f.c.joined_ascii.drop.flags & 256  # \S: Unicode counts \x1c as a space
+    text = "\n".join(f"2024-11T12:00.{i}Z {'DEBUG' if i % 2 else 'INFO'} n{i}" for i in range(9))
+    assert f.feed_text(text) + list(f.finish(0)) == [
+        "INFO n0", "INFO n2", "... (2 lines omitted)", "INFO n8"]
+    for unsafe in ("^\\s", "^[^x]", "x", "^a|b", "^a\\Z", "^(?s:.)"):
+        assert make_class(spec_of(strip_lines_matching=[unsafe]))([]).c.joined is None
