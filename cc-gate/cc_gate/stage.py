@@ -28,16 +28,25 @@ class Gate:
         self._warned: set = set()
         self._prefixes = None
 
-    def rules_for(self, agent: str, cwd: str):
+    def rules_for(self, agent: str, cwd: str, quiet: bool = False):
+        """The rules for `agent` in `cwd`, loaded once; their warnings are printed once, when
+        they are first used (not by `prepare`)."""
         key = (agent, cwd)
         rules = self._rules.get(key)
         if rules is None:
             rules = self._rules[key] = load_rules(agent, cwd)
+        if not quiet:
             for warning in rules.warnings:
                 if warning not in self._warned:
                     self._warned.add(warning)
                     record.warn("cc-gate", warning)
         return rules
+
+    def prepare(self) -> None:
+        """Before stdin is read (record.run_stage): the rules for the current directory, where
+        the agent runs its hook and so, nearly always, the records' cwd."""
+        self.prefixes()
+        self.rules_for(self._agent_for(None), record.cwd_of(None, self.cwd), quiet=True)
 
     def prefixes(self) -> tuple:
         if self._prefixes is None:
@@ -73,7 +82,8 @@ class Gate:
         return ("" if verdict.decision == "deny" else command), verdict.decision
 
     def run(self, command_arg) -> int:
-        results = record.run_stage("cc-gate", command_arg, self.answer_record, self.answer_bare)
+        results = record.run_stage("cc-gate", command_arg, self.answer_record, self.answer_bare,
+                                   self.prepare)
         if not results:
             return 0  # record mode (or nothing but empty lines)
         return EXIT_BY_DECISION[max(results, key=DECISION_ORDER.__getitem__)]

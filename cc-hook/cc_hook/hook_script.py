@@ -22,12 +22,13 @@ import sysconfig
 
 from cc_track import home
 
-HOOK_VERSION = 3
+HOOK_VERSION = 4
 """Bump when the script template or the stages' contract changes; `status` warns on older.
 2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`.
 3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
    no longer loses it), and runs cc-rewrite with `CTXCRL_QUIET_CONFIG=1` (one config warning
-   per command: cc-gate's)."""
+   per command: cc-gate's).
+4: `python -I -S` stages end with `cc_peel.record.exit_now` (no interpreter teardown)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
@@ -158,7 +159,8 @@ def stage_commands(agent: str, tools: dict, launcher=None) -> tuple[str, list[st
     path_line = (f"{PATH_VARIABLE}=" + q(f"import sys; sys.path += {json.dumps(directories)}")
                  + "\n")
     commands = [f'{q(python)} -I -S -c "${PATH_VARIABLE}; from {modules[name]}.cli import main; '
-                f'sys.exit(main())" {rest}'.rstrip() for name, rest in steps]
+                f'from cc_peel.record import exit_now; exit_now(main())" {rest}'.rstrip()
+                for name, rest in steps]
     return path_line, commands
 
 

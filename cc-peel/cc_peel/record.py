@@ -278,6 +278,22 @@ def stage_main(tool: str, argv: list, usage: str, options: dict, answer, error_e
         return error_exit
 
 
+def exit_now(code) -> None:
+    """End a hook stage process at once: flush stdout and stderr, then `_exit(code)` (None is
+    0, like sys.exit). Skips the interpreter's teardown — freeing every module and object, 2–3
+    ms of each stage — which the hook script would otherwise wait for four times in a row: each
+    stage sees its input end only when the one before it has exited. The hook script's stage
+    launcher calls it (hook_script.stage_commands); `main()` itself returns, for tests."""
+    import posix
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a reader gone: nothing more to say to it
+            pass
+    posix._exit(0 if code is None else code if isinstance(code, int) else 1)
+
+
 # -- driving a stage over its input ----------------------------------------------------------
 def _input_lines():
     stream = sys.stdin.buffer
@@ -310,7 +326,7 @@ class _Output:
             self.closed = True
 
 
-def run_stage(tool: str, command_arg, on_record, on_bare) -> list:
+def run_stage(tool: str, command_arg, on_record, on_bare, prepare=None) -> list:
     """Drive a pipeline stage over its input; returns the bare-mode results (for exit codes).
 
     `on_record(record) -> record` changes a record in place or returns a new one (or returns
@@ -318,6 +334,9 @@ def run_stage(tool: str, command_arg, on_record, on_bare) -> list:
     `on_bare(command) -> (output_line, result)` answers a bare command.
     With `command_arg` set, that one command is answered and stdin is not read.
     A record or command the callback fails on is passed on unchanged, with one warning.
+    `prepare()`, when given, runs before stdin is read: in the hook the stage before this one
+    is still working, so what prepare loads (settings, indexes) costs the agent no time. It
+    must not print; whatever it raises is ignored (the callbacks redo the work and report).
     """
     out = _Output()
     results = []
@@ -327,6 +346,11 @@ def run_stage(tool: str, command_arg, on_record, on_bare) -> list:
         results.append(result)
         _close_quietly(out)
         return results
+    if prepare is not None:
+        try:
+            prepare()
+        except Exception:
+            pass
     for line in _input_lines():
         kind, payload = classify(line)
         if kind == EMPTY:

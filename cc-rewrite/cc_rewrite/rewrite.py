@@ -95,6 +95,14 @@ class Catalogue:
         self._lookup = lookup
         self._answers: dict = {}
 
+    def prepare(self) -> None:
+        """Read the filter index and folders for this cwd now (see Rewriter.prepare)."""
+        if self._lookup is None:
+            from cc_filter.catalogue import all_entries, lookup
+
+            self._lookup = lookup
+            all_entries(self.cwd)
+
     def filter_for(self, key: str) -> str | None:
         """The name of the filter for `key`, or None."""
         if key in self._answers:
@@ -327,9 +335,16 @@ class Rewriter:
         text = "\n".join(result.explain()) if self.explain else result.text
         return text, result.changed
 
+    def prepare(self) -> None:
+        """Before stdin is read (record.run_stage): the settings, and the filter catalogue of
+        the current directory, where the agent runs its hook (nearly always the records' cwd)."""
+        if self.settings.disabled:
+            return
+        self.catalogue(record.cwd_of(None, self.cwd)).prepare()
+
     def run(self, command_arg) -> int:
         results = record.run_stage("cc-rewrite", command_arg, self.answer_record,
-                                   self.answer_bare)
+                                   self.answer_bare, self.prepare)
         if not results:
             return EXIT_REWRITTEN  # record mode (or nothing but empty lines)
         return EXIT_REWRITTEN if any(results) else EXIT_UNCHANGED

@@ -257,3 +257,17 @@ def test_the_stage_imports_nothing_heavy(claude_rules, argv, stdin):
                           capture_output=True, timeout=30)
     probe = [line for line in done.stderr.decode().splitlines() if line.startswith("PROBE")]
     assert probe == ["PROBE 0 []"], done.stderr
+
+
+def test_rules_loaded_before_stdin_warn_only_when_used(private_home, tmp_path, monkeypatch,
+                                                       capsysbinary):
+    """Record mode loads the current directory's rules before reading stdin (while the hook's
+    decode stage still runs); their warnings come out when a record uses them, once."""
+    write_json(tmp_path / ".claude/settings.json", '{"permissions": ')
+    monkeypatch.chdir(tmp_path)
+    assert gate([], b"", capsysbinary) == (0, "", "")
+    records = "".join(json.dumps({"cwd": str(tmp_path), "command": c}) + "\n"
+                      for c in ("ls", "pwd"))
+    code, out, err = gate([], records, capsysbinary)
+    assert code == 0 and len(out.splitlines()) == 2
+    assert len(err.splitlines()) == 1 and "skipping" in err and "malformed JSON" in err

@@ -258,3 +258,21 @@ def test_records_use_ctxcrl_filter_bin_even_with_a_broken_config(monkeypatch, tm
     code, out, err = rewrite([], b'{"command": "git status"}\n', capsysbinary)
     assert (code, err) == (0, "")
     assert json.loads(out)["rewritten"] == f"{filter_bin} run git status"
+
+
+def test_catalogue_read_before_stdin_fails_quietly(monkeypatch, capsysbinary):
+    """Record mode reads the filter index before stdin (Rewriter.prepare, while the hook's
+    upstream stages still run): when that fails, the records are answered as ever."""
+    import cc_filter.catalogue
+
+    calls = []
+
+    def unreadable(cwd=None):
+        calls.append(cwd)
+        raise OSError("index unreadable")
+
+    monkeypatch.setattr(cc_filter.catalogue, "all_entries", unreadable)
+    rec = json.dumps({"agent": "claude", "cwd": "/", "command": "git status"})
+    code, out, err = rewrite([], rec + "\n", capsysbinary)
+    assert calls and (code, err) == (0, "")
+    assert json.loads(out)["rewritten"].endswith("cc-filter run git status")
