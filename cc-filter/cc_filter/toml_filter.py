@@ -187,12 +187,14 @@ def make_class(spec: dict, source: str = "") -> type:
 
 
 class _Compiled:
-    __slots__ = ("replace", "match_output", "line_test", "keep", "joined", "joined_ascii")
+    __slots__ = ("replace", "match_output", "line_test", "keep", "joined", "joined_ascii",
+                 "spaces")
 
     def __init__(self, spec: dict):
         rules = spec["strip"] if spec["strip"] is not None else spec["keep"]
         self.keep = spec["keep"] is not None
         self.line_test = self.joined = self.joined_ascii = None
+        self.spaces = False  # some pattern uses \s or \S (see _Joined)
         self.replace = self.match_output = ()
         if not (rules or spec["replace"] or spec["match_output"]):
             return  # no regex at all: do not even import re
@@ -214,6 +216,9 @@ class _Compiled:
         if not backrefs:
             self.joined = _Joined.of(spec, rules, self.keep, re, ascii=False)
             self.joined_ascii = self.joined and _Joined.of(spec, rules, self.keep, re, ascii=True)
+            used = [p for p, _r in spec["replace"]] + list(rules or ()) + [
+                x for p, _m, u in spec["match_output"] for x in (p, u) if x]
+            self.spaces = any("\\s" in p or "\\S" in p for p in used)
 
 
 class _Joined:
@@ -224,10 +229,11 @@ class _Joined:
     - replace: `\\n(?:body)` → "\\n" + replacement (rules anchored with `^` only);
     - match_output / unless: the pattern compiled with re.M, searched from position 1;
     - strip / keep: one sub removing `\\n` + each dropped line (anchored rules only).
-    The ASCII form (`ascii=True`, for text.isascii() blocks) compiles with re.A what means the
-    same on ASCII text there: `\\d`, `\\w`, `\\b` become table lookups instead of Unicode
-    database calls (a third faster on timestamps). Not `\\s`/`\\S` (Unicode counts \\x1c-\\x1f
-    as spaces, re.A does not), nor a non-ASCII pattern (under (?i), `ſ` matches `s`)."""
+    The ASCII form (`ascii=True`) compiles its ASCII patterns with re.A, for blocks where that
+    means the same: text.isascii(), and, when a pattern uses `\\s`/`\\S`, no \\x1c-\\x1f in the
+    text (Unicode counts those as spaces, re.A does not). `\\d`, `\\w`, `\\b` then cost a table
+    lookup instead of a Unicode database call (a third faster on timestamps). A non-ASCII
+    pattern keeps Unicode rules (under (?i), `ſ` matches `s`)."""
 
     __slots__ = ("replace", "match_output", "drop")
 
@@ -237,8 +243,7 @@ class _Joined:
         from cc_filter.patterns import line_local, line_start_body
 
         def compiled(pattern: str, *sources: str):
-            if ascii and all(x.isascii() and "\\s" not in x and "\\S" not in x
-                             for x in sources):
+            if ascii and all(x.isascii() for x in sources):
                 try:
                     return re.compile(pattern, re.M | re.A)
                 except re.error:  # an inline (?u)
@@ -267,6 +272,11 @@ class _Joined:
             joined.drop = compiled(f"\\n(?!{either})[^\\n]*" if keep
                                    else f"\\n(?:{either})[^\\n]*", *rules)
         return joined
+
+
+def _has_info_separator(text: str) -> bool:
+    """\\x1c-\\x1f: whitespace to Unicode `\\s`, not to re.A's."""
+    return "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
 
 
 def _line_local_replacement(replacement: str, re) -> bool:
@@ -356,7 +366,9 @@ class TomlFilter(Filter):
 
     def _joined_stages(self, text: str) -> list[str]:
         """_stages on lines joined by newlines, none longer than REGEX_TEXT_LIMIT (_Joined)."""
-        joined = self.c.joined_ascii if text.isascii() else self.c.joined
+        c = self.c
+        ascii = text.isascii() and not (c.spaces and _has_info_separator(text))
+        joined = c.joined_ascii if ascii else c.joined
         text = "\n" + text
         for rx, repl in joined.replace:
             text = rx.sub(repl, text)

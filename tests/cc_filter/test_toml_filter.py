@@ -273,9 +273,19 @@ def test_anchored_line_local_rules_run_joined_and_ascii():
     f = make_class(spec)([])
     assert f.c.joined is not None
     assert f.c.joined_ascii.replace[0][0].flags & 256  # re.A: \d as a table lookup
-    assert not f.c.joined_ascii.drop.flags & 256  # \S: Unicode counts \x1c as a space
+    assert f.c.joined_ascii.drop.flags & 256
     text = "\n".join(f"2024-11T12:00.{i}Z {'DEBUG' if i % 2 else 'INFO'} n{i}" for i in range(9))
     assert f.feed_text(text) + list(f.finish(0)) == [
         "INFO n0", "INFO n2", "... (2 lines omitted)", "INFO n8"]
     for unsafe in ("^\\s", "^[^x]", "x", "^a|b", "^a\\Z", "^(?s:.)"):
         assert make_class(spec_of(strip_lines_matching=[unsafe]))([]).c.joined is None
+
+
+@pytest.mark.parametrize("text", ["a\x1cb x\nc x", "a\x1fb x\nc x", "a\u00a0b x\nc x"])
+def test_ascii_rules_are_not_used_where_they_differ(text):
+    """re.A runs only on ASCII blocks, and, for `\\s`/`\\S`, blocks without \\x1c-\\x1f (spaces
+    to Unicode, not to re.A): `^\\S+ x` must not match across them."""
+    spec = spec_of(strip_lines_matching=["^\\S+ x"])
+    f = make_class(spec)([])
+    assert f.c.joined is not None
+    assert f.feed_text(text) + list(f.finish(0)) == [text.split("\n")[0]]
