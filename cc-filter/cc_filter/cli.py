@@ -42,6 +42,8 @@ found; 126 not executable; 128+N killed by signal N; 2 bad usage or unknown filt
 """
 import sys
 
+from cc_peel.console import console
+
 VERSION = "0.1.0"
 _COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust")
 
@@ -192,6 +194,9 @@ def _main_slow(argv: list[str]) -> int:
     from cc_filter import runner
 
     return runner.filter_stdin(args["<name>"], code)
+
+
+run = console(main)  # the console script: main(), then no interpreter teardown
 
 
 if __name__ == "__main__":  # pragma: no cover

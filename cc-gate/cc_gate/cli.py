@@ -28,6 +28,7 @@ mode; 64 on a usage error.
 """
 import sys
 
+from cc_peel.console import console
 from cc_peel.record import EXIT_USAGE, fast_options, stage_main
 
 EXIT_BY_DECISION = {"allow": 0, "deny": 2, "ask": 3}
@@ -57,3 +58,6 @@ def _answer(opts: dict) -> int:
     if opts["--list-rules"]:
         return gate.list_rules()
     return gate.run(opts["<command>"])
+
+
+run = console(main)  # the console script: main(), then no interpreter teardown

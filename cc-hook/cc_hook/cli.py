@@ -39,6 +39,8 @@ installed for test); 2 usage error. decode/encode always exit 0.
 """
 import sys
 
+from cc_peel.console import console
+
 VERSION = "0.1.0"
 _STAGES = ("decode", "encode")
 
@@ -78,3 +80,6 @@ def _main_slow(argv: list[str]) -> int:
     from . import commands
 
     return commands.dispatch(args)
+
+
+run = console(main)  # the console script: main(), then no interpreter teardown

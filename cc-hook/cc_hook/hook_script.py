@@ -7,7 +7,7 @@ script's SHA-256 with the one recorded next to it (`<script>.sha256`, also kept 
 a changed script refuses to rewrite.
 
 How a stage starts (`stage_launcher`): when the console scripts run this very interpreter, the
-script starts each stage as `python -I -S -c "<path>; from cc_X.cli import main; …"` with the
+script starts each stage as `python -I -S -c "<path>; from cc_X.cli import run; run()"` with the
 directories of our packages put on `sys.path` by the script itself. `-S` skips `site` (its
 `.pth` files, `sitecustomize` lookups; about 3 ms of every start, and the hook starts four
 Python processes: DESIGN §9), `-I` keeps the agent's PYTHON* variables and current directory
@@ -28,7 +28,8 @@ HOOK_VERSION = 4
 3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
    no longer loses it), and runs cc-rewrite with `CTXCRL_QUIET_CONFIG=1` (one config warning
    per command: cc-gate's).
-4: `python -I -S` stages end with `cc_peel.record.exit_now` (no interpreter teardown)."""
+4: stages start as `from cc_X.cli import run; run()`: the console-script entry, which ends
+   with `cc_peel.console.exit_now` (no interpreter teardown)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
@@ -158,9 +159,8 @@ def stage_commands(agent: str, tools: dict, launcher=None) -> tuple[str, list[st
 
     path_line = (f"{PATH_VARIABLE}=" + q(f"import sys; sys.path += {json.dumps(directories)}")
                  + "\n")
-    commands = [f'{q(python)} -I -S -c "${PATH_VARIABLE}; from {modules[name]}.cli import main; '
-                f'from cc_peel.record import exit_now; exit_now(main())" {rest}'.rstrip()
-                for name, rest in steps]
+    commands = [f'{q(python)} -I -S -c "${PATH_VARIABLE}; from {modules[name]}.cli import run; '
+                f'run()" {rest}'.rstrip() for name, rest in steps]
     return path_line, commands
 
 

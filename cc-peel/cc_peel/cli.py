@@ -48,6 +48,7 @@ import sys
 from cc_lex.lexer import LexError
 from cc_lex.source import InputError, read_command
 
+from .console import console
 from .peeling import configured_prefixes, peel
 from .record import dumps
 
@@ -103,3 +104,6 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stdout = None
     return 0
+
+
+run = console(main)  # the console script: main(), then no interpreter teardown

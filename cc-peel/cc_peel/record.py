@@ -278,22 +278,6 @@ def stage_main(tool: str, argv: list, usage: str, options: dict, answer, error_e
         return error_exit
 
 
-def exit_now(code) -> None:
-    """End a hook stage process at once: flush stdout and stderr, then `_exit(code)` (None is
-    0, like sys.exit). Skips the interpreter's teardown — freeing every module and object, 2–3
-    ms of each stage — which the hook script would otherwise wait for four times in a row: each
-    stage sees its input end only when the one before it has exited. The hook script's stage
-    launcher calls it (hook_script.stage_commands); `main()` itself returns, for tests."""
-    import posix
-
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a reader gone: nothing more to say to it
-            pass
-    posix._exit(0 if code is None else code if isinstance(code, int) else 1)
-
-
 # -- driving a stage over its input ----------------------------------------------------------
 def _input_lines():
     stream = sys.stdin.buffer

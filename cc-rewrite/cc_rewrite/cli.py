@@ -34,6 +34,7 @@ Exit codes: 0 rewritten, 1 unchanged (bare commands; with several, 0 when any wa
 """
 import sys
 
+from cc_peel.console import console
 from cc_peel.record import fast_options, stage_main
 
 EXIT_REWRITTEN = 0
@@ -56,3 +57,6 @@ def _answer(opts: dict) -> int:
     from .rewrite import Rewriter
 
     return Rewriter(cwd=opts["--cwd"], explain=opts["--explain"]).run(opts["<command>"])
+
+
+run = console(main)  # the console script: main(), then no interpreter teardown

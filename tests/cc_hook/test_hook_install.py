@@ -525,8 +525,8 @@ def test_script_starts_the_stages_without_site(fake_home):
     assert init("claude")[0] == 0
     body = read(script("claude"))
     answer = next(line for line in body.splitlines() if line.startswith("answer=$("))
-    assert answer.count(" -I -S -c ") == 4 and "from cc_gate.cli import main" in answer
-    assert answer.count("exit_now(main())") == 4  # no interpreter teardown, four times in a row
+    assert answer.count(" -I -S -c ") == 4 and "from cc_gate.cli import run; run()" in answer
+    assert answer.count(".cli import run; run()") == 4  # no interpreter teardown (cc_peel.console)
     needed = hook_script.tools_in(body)
     assert os.path.realpath(needed[-1]) == os.path.realpath(os.path.join(
         os.path.dirname(hook_script.tool_path("cc-hook")), "python3"))

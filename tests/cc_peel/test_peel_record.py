@@ -234,31 +234,3 @@ def test_the_codec_imports_nothing_heavy():
                           timeout=30)
     assert done.stdout.split() == ["['_json',", "'cc_peel',", "'cc_peel.record']"], done.stderr
 
-
-# -- exit_now: a hook stage ends without the interpreter's teardown ----------------------------
-def _exit_now(body: str, **kwargs):
-    import subprocess
-    import sys
-
-    code = f"import sys; from cc_peel.record import exit_now\n{body}"
-    return subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, **kwargs)
-
-
-@pytest.mark.parametrize("value,code", [(0, 0), (None, 0), (3, 3), (True, 1), ("x", 1)])
-def test_exit_now_flushes_both_streams_and_keeps_the_code(value, code):
-    done = _exit_now(f"sys.stdout.write('out'); sys.stderr.write('err'); exit_now({value!r})")
-    assert (done.returncode, done.stdout, done.stderr) == (code, b"out", b"err")
-
-
-def test_exit_now_with_its_reader_gone_is_quiet():
-    import subprocess
-    import sys
-
-    code = ("import sys; from cc_peel.record import exit_now\n"
-            "sys.stdout.write('buffered'); sys.stdin.read(); exit_now(2)")
-    child = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    child.stdout.close()  # nobody reads: the final flush (-I: buffered) meets a broken pipe
-    child.stdin.close()
-    err = child.stderr.read()
-    assert child.wait(timeout=30) == 2 and err == b""
