@@ -5,6 +5,7 @@ out, so the table, JSON, CSV, graph and HTML forms can never disagree. Periods a
 calendar days, ISO weeks (labelled by their Monday) and months, in the local time zone.
 """
 import datetime as _dt
+import os
 import sqlite3
 import time
 
@@ -111,6 +112,9 @@ def build_report(db: sqlite3.Connection, options: ReportOptions | None = None,
     where, args = ("WHERE ts >= ?", (options.since,)) if options.since is not None else ("", ())
     by_project = options.group == "project"
     project_col = f", {_GROUP_SQL['project']} AS p" if by_project else ", NULL AS p"
+    # The GROUP BY sorts every row, most of a report's time: SQLite's sorter may share the
+    # sort with helper threads (on 2 cores, a million rows: 3.5 s -> 2.5 s of waiting).
+    db.execute(f"PRAGMA threads = {min(4, os.cpu_count() or 1)}")
     groups = db.execute(
         f"SELECT {_PERIOD_SQL['daily']} AS d, {_GROUP_SQL['command']} AS k, filter{project_col}, "
         f"{_METRICS}, sum(saved_tokens < 0), "
