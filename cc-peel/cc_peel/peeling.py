@@ -15,7 +15,7 @@ def peel(text: str, transparent_prefixes=()) -> Peeled:
     """
     tokens = tokenize(text)
     structure = structure_of(tokens, text)
-    prefixes = [split_words(prefix) for prefix in transparent_prefixes if prefix.strip()]
+    prefixes = _split_prefixes(tuple(transparent_prefixes))
     segments = [peel_command(command, text, prefixes) for command in structure.commands]
     if structure.heredoc:
         whole = "heredoc"
@@ -26,6 +26,17 @@ def peel(text: str, transparent_prefixes=()) -> Peeled:
     else:
         whole = None
     return Peeled(text, segments, whole, tokens)
+
+
+_split: dict = {}
+
+
+def _split_prefixes(prefixes: tuple) -> list:
+    """The words of each configured prefix, split once per process (peel runs per command)."""
+    found = _split.get(prefixes)
+    if found is None:
+        found = _split[prefixes] = [split_words(p) for p in prefixes if p.strip()]
+    return found
 
 
 def configured_prefixes() -> tuple:
