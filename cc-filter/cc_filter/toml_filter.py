@@ -20,9 +20,10 @@ Decisions where DESIGN is silent (see the README):
 - Regexes see at most `patterns.REGEX_TEXT_LIMIT` characters of a line; `replace` leaves the
   rest of a longer line unchanged.
 
-Speed: the runner hands over thousands of lines at once (`feed_text`). When every regex of the
-filter allows it (_Joined), the stages up to strip/keep run as one regex pass over the whole
-block instead of one search per line (3–4× faster on a log), with the same result.
+Speed: the runner hands over thousands of lines at once (`feed_text`). On a big block
+(JOINED_MIN_CHARS), when every regex of the filter allows it (_Joined), the stages up to
+strip/keep run as one regex pass over the whole block instead of one search per line (3–4×
+faster on a log), with the same result.
 """
 from itertools import filterfalse, repeat
 
@@ -186,15 +187,21 @@ def make_class(spec: dict, source: str = "") -> type:
     )
 
 
+#: A block this long (in characters) gets the whole-text stages (_Joined) when the filter allows
+#: them. Building them parses and compiles every pattern twice (~1 ms); a smaller block — most
+#: commands' whole output — runs line by line, which costs it less than that.
+JOINED_MIN_CHARS = 64 * 1024
+
+
 class _Compiled:
-    __slots__ = ("replace", "match_output", "line_test", "keep", "joined", "joined_ascii",
-                 "spaces")
+    __slots__ = ("replace", "match_output", "line_test", "keep", "spec", "rules", "_joined")
 
     def __init__(self, spec: dict):
         rules = spec["strip"] if spec["strip"] is not None else spec["keep"]
         self.keep = spec["keep"] is not None
-        self.line_test = self.joined = self.joined_ascii = None
-        self.spaces = False  # some pattern uses \s or \S (see _Joined)
+        self.spec, self.rules = spec, rules
+        self.line_test = None
+        self._joined = False  # never: see joined()
         self.replace = self.match_output = ()
         if not (rules or spec["replace"] or spec["match_output"]):
             return  # no regex at all: do not even import re
@@ -214,11 +221,22 @@ class _Compiled:
                 searches = [re.compile(p).search for p in rules]
                 self.line_test = lambda line: any(s(line) for s in searches)
         if not backrefs:
-            self.joined = _Joined.of(spec, rules, self.keep, re, ascii=False)
-            self.joined_ascii = self.joined and _Joined.of(spec, rules, self.keep, re, ascii=True)
+            self._joined = None  # not built yet
+
+    def joined(self):
+        """(the _Joined form, its ASCII form, whether a pattern uses `\\s`/`\\S`), or None when
+        some regex must see one line at a time. Built on the first big block (JOINED_MIN_CHARS)."""
+        if self._joined is None:
+            import re
+
+            spec, rules = self.spec, self.rules
+            plain = _Joined.of(spec, rules, self.keep, re, ascii=False)
             used = [p for p, _r in spec["replace"]] + list(rules or ()) + [
                 x for p, _m, u in spec["match_output"] for x in (p, u) if x]
-            self.spaces = any("\\s" in p or "\\S" in p for p in used)
+            self._joined = plain is not None and (
+                plain, _Joined.of(spec, rules, self.keep, re, ascii=True),
+                any("\\s" in p or "\\S" in p for p in used))
+        return self._joined or None
 
 
 class _Joined:
@@ -327,8 +345,9 @@ class TomlFilter(Filter):
                 text = ansi_pattern().sub("", text)  # the pattern never matches a newline
         if has_line_longer_than(text, patterns.REGEX_TEXT_LIMIT):
             return self._stages(text.split("\n"), False)
-        if self.c.joined is not None:
-            return self._joined_stages(text)
+        joined = self.c.joined() if len(text) >= JOINED_MIN_CHARS else None
+        if joined is not None:
+            return self._joined_stages(text, *joined)
         return self._stages(text.split("\n"), True)
 
     def feed_lines(self, lines: list[str]) -> list[str]:
@@ -364,11 +383,10 @@ class TomlFilter(Filter):
             lines = list(filter(test, lines) if c.keep else filterfalse(test, lines))
         return self._shape(lines)
 
-    def _joined_stages(self, text: str) -> list[str]:
+    def _joined_stages(self, text: str, plain, ascii_form, spaces: bool) -> list[str]:
         """_stages on lines joined by newlines, none longer than REGEX_TEXT_LIMIT (_Joined)."""
-        c = self.c
-        ascii = text.isascii() and not (c.spaces and _has_info_separator(text))
-        joined = c.joined_ascii if ascii else c.joined
+        ascii = text.isascii() and not (spaces and _has_info_separator(text))
+        joined = ascii_form if ascii else plain
         text = "\n" + text
         for rx, repl in joined.replace:
             text = rx.sub(repl, text)

@@ -98,20 +98,23 @@ class Catalogue:
     def prepare(self) -> None:
         """Read the filter index and folders for this cwd now (see Rewriter.prepare)."""
         if self._lookup is None:
-            from cc_filter.catalogue import all_entries, lookup
+            from cc_filter.catalogue import all_entries
+
+            self._catalogue_lookup()
+            all_entries(self.cwd)  # cached by cc_filter.catalogue for the lookups to come
+
+    def _catalogue_lookup(self):
+        if self._lookup is None:
+            from cc_filter.catalogue import lookup
 
             self._lookup = lookup
-            all_entries(self.cwd)
+        return self._lookup
 
     def filter_for(self, key: str) -> str | None:
         """The name of the filter for `key`, or None."""
         if key in self._answers:
             return self._answers[key]
-        lookup = self._lookup
-        if lookup is None:
-            from cc_filter.catalogue import lookup as catalogue_lookup
-
-            lookup = self._lookup = catalogue_lookup
+        lookup = self._catalogue_lookup()
         try:
             entry = lookup(key, self.cwd)
         except Exception as exc:  # a broken catalogue leaves commands raw, never breaks them

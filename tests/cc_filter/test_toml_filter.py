@@ -208,12 +208,20 @@ def test_failing_inline_case_is_reported():
 
 
 # -- the joined (whole-text) stages equal the line-by-line ones --------------------------------
+from unittest import mock  # noqa: E402
+
+from cc_filter import toml_filter  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def joined_for_every_block():
+    """The whole-text stages for blocks of any size (they start at JOINED_MIN_CHARS)."""
+    return mock.patch.object(toml_filter, "JOINED_MIN_CHARS", 0)
 
 _LINE_RULES = ["^x", "^\\d+ ", "^(\\S+ )?(DEBUG|TRACE) ", "^$", "^\\w+\\b-", "^.*k$", "^(?=a)",
                "^[\\d:.]+Z", "^[^x]", "^\\s*$", "x", "^a|b", "(?i)^k", "^\\W", "^(a)\\1"]
 _REPLACES = [("^\\d+", ""), ("^(a+)x", "\\1"), ("^x", "y"), ("^", "> "), ("^(\\w)", "[\\1]"),
-             ("^a", "\\n"), ("^k", "\\g<0>\\g<0>"), ("a", "b"), ("^\\s", "_")]
+             ("^a", "\\n"), ("^E", "e\n"), ("^k", "\\g<0>\\g<0>"), ("a", "b"), ("^\\s", "_")]
 _TOKENS = ["a", "aax", "x", " ", "k", "0", "42 ", "Z", "12:00.5Z", "-", "_", "E1", "ERR", "ok",
            "DEBUG ", "TRACE ", "\x1c", "\t", "\u0663", "\u017f", "K", "\x1b[31m", "\x1b[0m"]
 _MATCHES = [("^ERR", "boom", None), ("E\\d", "matched", "^ok"), ("\\s$", "space", None),
@@ -260,8 +268,9 @@ def test_joined_stages_equal_line_by_line(focus, data, lines, batch):
     expected = list(make_class(spec)([]).run(lines, 0))
     f = make_class(spec)([])
     out = []
-    for i in range(0, len(lines), batch):
-        out += f.feed_text("\n".join(lines[i:i + batch]))
+    with joined_for_every_block():
+        for i in range(0, len(lines), batch):
+            out += f.feed_text("\n".join(lines[i:i + batch]))
     out += list(f.finish(0))
     assert out == expected
 
@@ -271,14 +280,18 @@ def test_anchored_line_local_rules_run_joined_and_ascii():
                                               "replacement": ""}],
                    strip_lines_matching=["^(\\S+ )?(DEBUG|TRACE) "], head_lines=2, tail_lines=1)
     f = make_class(spec)([])
-    assert f.c.joined is not None
-    assert f.c.joined_ascii.replace[0][0].flags & 256  # re.A: \d as a table lookup
-    assert f.c.joined_ascii.drop.flags & 256
     text = "\n".join(f"2024-11T12:00.{i}Z {'DEBUG' if i % 2 else 'INFO'} n{i}" for i in range(9))
-    assert f.feed_text(text) + list(f.finish(0)) == [
-        "INFO n0", "INFO n2", "... (2 lines omitted)", "INFO n8"]
+    assert f.feed_text(text) == ["INFO n0", "INFO n2"]
+    assert f.c._joined is None  # a small block: nothing built for the whole-text stages
+    _plain, ascii_form, _spaces = f.c.joined()
+    assert ascii_form.replace[0][0].flags & 256  # re.A: \d as a table lookup
+    assert ascii_form.drop.flags & 256
+    f = make_class(spec)([])
+    with joined_for_every_block():
+        assert f.feed_text(text) + list(f.finish(0)) == [
+            "INFO n0", "INFO n2", "... (2 lines omitted)", "INFO n8"]
     for unsafe in ("^\\s", "^[^x]", "x", "^a|b", "^a\\Z", "^(?s:.)"):
-        assert make_class(spec_of(strip_lines_matching=[unsafe]))([]).c.joined is None
+        assert make_class(spec_of(strip_lines_matching=[unsafe]))([]).c.joined() is None
 
 
 @pytest.mark.parametrize("text", ["a\x1cb x\nc x", "a\x1fb x\nc x", "a\u00a0b x\nc x"])
@@ -287,5 +300,6 @@ def test_ascii_rules_are_not_used_where_they_differ(text):
     to Unicode, not to re.A): `^\\S+ x` must not match across them."""
     spec = spec_of(strip_lines_matching=["^\\S+ x"])
     f = make_class(spec)([])
-    assert f.c.joined is not None
-    assert f.feed_text(text) + list(f.finish(0)) == [text.split("\n")[0]]
+    assert f.c.joined() is not None
+    with joined_for_every_block():
+        assert f.feed_text(text) + list(f.finish(0)) == [text.split("\n")[0]]
