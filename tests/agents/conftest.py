@@ -1,0 +1,5 @@
+"""Real agent clients (see harness.py). Each agent's folder imports `harness` from here."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
