@@ -9,6 +9,7 @@ Usage:
   cc-filter trust [<path>]
   cc-filter untrust <path>
   cc-filter <name> [--exit-code=N]
+  cc-filter result
   cc-filter -h | --help
   cc-filter --version
 
@@ -16,6 +17,10 @@ Commands:
   run        Run <argv>, filter its output, exit with its exit code. No filter for the
              command: plain passthrough (stdin, stdout, stderr inherited).
   <name>     Filter stdin with the named filter (for pipes): `git status | cc-filter git-status`.
+  result     Filter a command's result after it ran: one JSON record on stdin (its command,
+             exit_code, output or output_path, and the filter to use), the same record on
+             stdout with "filtered" added when the model should get the filtered text.
+             The post-execution hooks of OpenCode and Copilot CLI run it.
   list       Every filter, by tier (project, user, built-in).
   which      Which filter a command gets, and why (tier, pattern, key).
   show       A filter's definition and where it comes from.
@@ -45,7 +50,7 @@ import sys
 from cc_peel.console import console
 
 VERSION = "0.1.0"
-_COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust")
+_COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust", "result")
 
 
 def parse_run(argv: list[str]):
@@ -142,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
             from cc_filter import runner
 
             return runner.run(fast[1], filter_name=fast[0])
+        if argv == ["result"]:
+            from cc_filter import result
+
+            return result.run_stage()
         fast = parse_pipe(argv)
         if fast is not None:
             from cc_filter import runner
@@ -182,6 +191,10 @@ def _main_slow(argv: list[str]) -> int:
     if args["test"]:
         return commands.test(args["<name>"], require_all=args["--require-all"],
                              fixtures=args["--fixtures"])
+    if args["result"]:
+        from cc_filter import result
+
+        return result.run_stage()
     if args["trust"]:
         return commands.trust(args["<path>"])
     if args["untrust"]:

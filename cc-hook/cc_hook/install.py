@@ -165,7 +165,9 @@ def _script_artifacts(agent: str, tools: dict, filter_command: str) -> tuple[lis
     module = load(agent)
     script = hook_script.script_path(agent)
     filter_bin = filter_command if filter_command != "cc-filter" else None
-    text = hook_script.render(agent, module.NO_ANSWER, tools, script, filter_bin=filter_bin)
+    pipelines = getattr(module, "PIPELINES", (hook_script.REWRITE,))
+    text = hook_script.render(agent, module.NO_ANSWER, tools, script, filter_bin=filter_bin,
+                              pipelines=pipelines)
     digest = hook_script.sha256_text(text)
     return [OwnedFile(script, text, f"hook script, version {hook_script.HOOK_VERSION}",
                       mode=0o755, kind="script"),
