@@ -116,6 +116,20 @@ def agent_user() -> AgentUser:
 _VENV: Path | None = None
 
 
+def _agent_python() -> str:
+    """An interpreter the agent user can run: this one, unless it lives where that user
+    cannot go (pyenv under a 0700 /root), then the system's python3 (≥ 3.11)."""
+    if os.geteuid() != 0 or os.access(sys.executable, os.X_OK) and \
+            not os.path.realpath(sys.executable).startswith("/root/"):
+        return sys.executable
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        probe = subprocess.run([candidate, "-c", "import sys, venv; "
+                                "sys.exit(sys.version_info < (3, 11))"], capture_output=True)
+        if probe.returncode == 0:
+            return candidate
+    return sys.executable
+
+
 def product_venv() -> Path:
     """A venv with contextcrawler installed from this checkout; returns its bin directory."""
     global _VENV
@@ -124,7 +138,7 @@ def product_venv() -> Path:
     digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]
     base = Path(tempfile.mkdtemp(prefix=f"ctxcrl-venv-{digest}-"))
     os.chmod(base, 0o755)
-    subprocess.run([sys.executable, "-m", "venv", str(base)], check=True)
+    subprocess.run([_agent_python(), "-m", "venv", str(base)], check=True)
     pip = [str(base / "bin" / "python"), "-m", "pip", "install", "-q"]
     subprocess.run(pip + ["--upgrade", "pip"], check=True, capture_output=True)
     build = Path(tempfile.mkdtemp(prefix="ctxcrl-src-"))
