@@ -104,7 +104,8 @@ def test(agent: str, command: str, cwd: str | None = None,
         report.warn(f"cc-hook test: no {agent} hook installed (run: cc-hook init --agent {agent})")
         return 1
     hook_command, where = found
-    event = event_for(agent, command, cwd)
+    post_execution = agent == "copilot"  # registered in its own (camelCase) shape
+    event = event_for(agent, command, cwd, "camel" if post_execution else None)
     run = run_hook(hook_command, event, cwd)
     report.say(f"hook:    {hook_command}  ({where})")
     report.say(f"event:   {json.dumps(event)}")
@@ -112,8 +113,12 @@ def test(agent: str, command: str, cwd: str | None = None,
         report.say(f"answer:  {run.answer.strip()}")
     else:
         shown = run.answer.strip() or "(none)"
-        report.say(f"answer:  {shown} — the agent runs the command unchanged, with its own "
-                   "permission prompt")
+        if post_execution:
+            report.say(f"answer:  {shown} — Copilot runs the command unchanged (its own rules "
+                       "decide); its postToolUse hook then compacts the output")
+        else:
+            report.say(f"answer:  {shown} — the agent runs the command unchanged, with its own "
+                       "permission prompt")
     for line in run.stderr.splitlines():
         report.say(f"stderr:  {line}")
     report.say(f"exit:    {run.exit_code}  ({run.elapsed_ms:.0f} ms)")

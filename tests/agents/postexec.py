@@ -29,8 +29,13 @@ def fresh_root(name: str) -> Path:
 def product_with_pytest():
     bin_dir = product_venv()
     if not (bin_dir / "pytest").exists():
-        subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "pytest"],
-                       check=True, capture_output=True)
+        done = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", "pytest"],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            import pytest
+
+            pytest.skip("cannot install pytest into the product venv from the package "
+                        f"registry: {done.stderr.strip()[-300:]}")
     return bin_dir
 
 
