@@ -4,8 +4,9 @@ provider in its opencode.json): the same scenarios with and without contextcrawl
 OpenCode filters after execution (DESIGN §5 rule 1): the plugin never changes the command,
 its `tool.execute.before` may only add a deny, and `tool.execute.after` replaces what the
 model receives with the compacted output. Rules are OpenCode's own `permission.bash` in the
-user's ~/.config/opencode/opencode.json. Each session runs the whole table, one tool call per
-scenario (the ask scenario last: OpenCode ends a headless run when it auto-rejects a prompt).
+user's ~/.config/opencode/opencode.json and the project's .opencode/opencode.json. Each
+session runs the whole table, one tool call per scenario (the ask scenario last: OpenCode
+ends a headless run when it auto-rejects a prompt).
 """
 import json
 import shutil
@@ -18,6 +19,7 @@ from postexec import (SUBJECTS, UNTRACKED, fresh_root, outcomes_match, prepare_p
                       product_with_pytest)
 
 RULES = {"bash": {"*": "allow", "git push *": "deny", "rm *": "ask"}}
+PROJECT_RULES = {"permission": {"bash": {"git tag *": "deny"}}}
 
 # (name, command, outcome without the hook, outcome with it)
 SCENARIOS = [
@@ -31,6 +33,8 @@ SCENARIOS = [
     ("absolute-path push",
      "git commit --allow-empty -qm abs-push && /usr/bin/git push -q origin HEAD:main",
      RAN, REFUSED),
+    # a deny in the project's own .opencode/opencode.json (merged over the user's file)
+    ("project-denied tag", "git tag v1.0", REFUSED, REFUSED),
     ("asked rm", "rm -f README.md", PROMPT, PROMPT),
 ]
 ADDED_DENIES = {"absolute-path push"}
@@ -64,6 +68,7 @@ def session(tmp_path_factory, hooked: bool, commands: list) -> dict:
                   "model": "scripted/scripted", "autoupdate": False, "share": "disabled",
                   "permission": RULES}
         ws.write(".config/opencode/opencode.json", json.dumps(config, indent=2))
+        ws.write("project/.opencode/opencode.json", json.dumps(PROJECT_RULES))
         if hooked:
             init = run_as_agent([str(product_with_pytest() / "cc-hook"), "init", "--agent",
                                  "opencode"], ws, timeout=120)
@@ -119,9 +124,11 @@ def test_no_denied_push_lands(runs):
     assert "abs-push" in log         # what only the hook's hardening refuses
 
 
-def test_the_asked_command_did_not_run(runs):
+def test_the_asked_and_denied_commands_did_not_run(runs):
     for hooked in (False, True):
-        assert (runs[hooked]["ws"].project / "README.md").exists()
+        ws = runs[hooked]["ws"]
+        assert (ws.project / "README.md").exists()
+        assert not (ws.project / ".git" / "refs" / "tags" / "v1.0").exists()
 
 
 def test_the_command_is_never_changed(runs):
