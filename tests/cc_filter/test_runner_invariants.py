@@ -215,8 +215,9 @@ def test_failures_already_shown_get_no_tail(capfd, user_filters, demo_bin):
 
 # -- 7. nothing lost: tee ------------------------------------------------------------------------
 def _tee_files(home):
+    """The rotated tee files (`last.raw`, the last compacted run's copy, is not one)."""
     tee = os.path.join(str(home), "tee")
-    return sorted(os.listdir(tee)) if os.path.isdir(tee) else []
+    return sorted(n for n in os.listdir(tee) if n.endswith(".log")) if os.path.isdir(tee) else []
 
 
 def test_nothing_lost_tee_on_dropped_output(capfd, ctxcrl_home, user_filters, demo_bin):
@@ -354,7 +355,7 @@ def test_every_run_appends_a_spool_record(capfd, ctxcrl_home, user_filters, demo
     filtered = records[1]
     assert filtered["filter"] == "demo-denoise"
     assert filtered["command"] == "demo-rec --flag 'it'\"'\"'s'"
-    assert filtered["key"] == "demo-rec --flag it's"
+    assert filtered["key"] == "demo-rec --flag 'it'\"'\"'s'"  # quoted as a shell reads it
     assert filtered["raw_chars"] > filtered["output_chars"] > 0
     assert filtered["saved_tokens"] == filtered["raw_tokens"] - filtered["output_tokens"] > 0
     assert records[0]["saved_tokens"] == 0
