@@ -215,18 +215,27 @@ def test_grep_errors_come_after_the_matches_unchanged():
     (["tail", "-F", "a"], [], False),
     (["tail", "--follow", "a"], [], False),
     (["/usr/bin/tail", "-q", "-n", "5", "a", "b"], ["a", "b"], True),
+    (["sed", "-n", "10,20p", "a"], ["a"], True),
+    (["sed", "--quiet", "-e", "5p", "a"], ["a"], True),
+    (["sed", "-n", "10,$p", "a"], ["a"], True),
+    (["sed", "10,20p", "a"], [], False),
+    (["sed", "-n", "/x/p", "a"], [], False),
+    (["sed", "-i", "s/a/b/", "a"], [], False),
+    (["sed", "-n", "1,5p", "a", "b"], [], False),
+    (["sed", "-n", "1,5p"], [], False),
 ])
 def test_read_touches_only_plain_forms(argv, files, plain):
     got_files, got_plain = read.parse_read(argv)
     assert got_plain is plain and (not plain or got_files == files)
 
 
-@pytest.mark.parametrize("argv", [["cat", "{f}"], ["head", "-n", "700", "{f}"],
-                                  ["tail", "-n", "600", "{f}"], ["cat", "{f}", "{f}"],
-                                  ["tail", "-n", "+50", "{f}"]])
+@pytest.mark.parametrize("argv", [["cat", "{f}"], ["head", "-n", "2700", "{f}"],
+                                  ["tail", "-n", "2600", "{f}"], ["cat", "{f}", "{f}"],
+                                  ["tail", "-n", "+50", "{f}"], ["sed", "-n", "301,2900p", "{f}"],
+                                  ["sed", "-n", "-e", "10,$p", "{f}"]])
 def test_read_marker_names_the_exact_command_for_the_omitted_lines(tmp_path, argv):
     path = tmp_path / "data file.log"
-    path.write_text("".join(f"line {i}\n" for i in range(1, 1001)))
+    path.write_text("".join(f"line {i}\n" for i in range(1, 3001)))
     argv = [a.format(f=path) for a in argv]
     raw = subprocess.run(argv, capture_output=True, text=True).stdout
     out, f = run(read.Read, argv, raw)
