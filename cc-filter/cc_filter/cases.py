@@ -23,7 +23,7 @@ from cc_filter.tee import TeePolicy
 from cc_track.spool import estimate_tokens
 
 CASE_KEYS = ("command", "exit_code", "source", "contains", "not_contains", "matches", "equals",
-             "line_count", "description", "min_savings")
+             "line_count", "description", "min_savings", "ran_in")
 SOURCES = ("captured", "documented")
 MIN_SAVINGS = 0.60
 SAVINGS_MIN_LINES = 20
@@ -121,6 +121,8 @@ def _load(case: Case) -> None:
     ms = data.get("min_savings", MIN_SAVINGS)
     if not isinstance(ms, (int, float)) or isinstance(ms, bool) or not 0 <= ms <= 1:
         problems.append("min_savings must be a number from 0 to 1")
+    if "ran_in" in data and not (isinstance(data["ran_in"], str) and data["ran_in"].startswith("/")):
+        problems.append("ran_in must be an absolute folder")
     if "equals" in data and not isinstance(data["equals"], str):
         problems.append("equals must be a string")
     lc = data.get("line_count", {})
@@ -153,14 +155,24 @@ def normalise(text: str, tee_path: str | None) -> str:
     return text.replace(shown, TEE_HINT_SHOWN + "TS_" + stem)
 
 
-def _apply(filter_cls, argv, raw: bytes, exit_code: int, tee_dir: str, chunk: int):
+def _apply(filter_cls, argv, raw: bytes, exit_code: int, tee_dir: str, chunk: int,
+           ran_in: str | None = None):
+    """The runner's answer for `raw`; `ran_in`: the folder the command was captured in, which
+    filters that print paths relative to the working directory then see as theirs."""
+    from cc_filter.filters import _paths
+
     policy = TeePolicy(directory=tee_dir)
-    outcome = guard.apply(filter_cls(list(argv)), raw, exit_code, argv=argv, tee_policy=policy,
-                          chunk_size=chunk)
+    previous = _paths.pretend_working_directory(ran_in) if ran_in else None
     try:
-        text = outcome.text()
+        outcome = guard.apply(filter_cls(list(argv)), raw, exit_code, argv=argv,
+                              tee_policy=policy, chunk_size=chunk)
+        try:
+            text = outcome.text()
+        finally:
+            outcome.close()
     finally:
-        outcome.close()
+        if ran_in:
+            _paths.pretend_working_directory(previous)
     return outcome, normalise(text, outcome.tee_path)
 
 
@@ -195,14 +207,15 @@ def run_fixture_case(case: Case, *, tee_dir: str, cwd: str | None = None) -> Cas
     except Exception as exc:
         result.failures.append(f"{case.id}: cannot load filter: {exc}")
         return result
-    outcome, text = _apply(filter_cls, argv, raw, exit_code, tee_dir, 65536)
+    ran_in = data.get("ran_in")
+    outcome, text = _apply(filter_cls, argv, raw, exit_code, tee_dir, 65536, ran_in)
     result.output = text
     result.outcome_mode = outcome.mode
     fail = result.failures.append
     if outcome.mode == "filter-error":
         fail(f"{case.id}: {outcome.warning}")
     _, text_small_chunks = _apply(filter_cls, argv, raw, exit_code,
-                                  os.path.join(tee_dir, "chunked"), 997)
+                                  os.path.join(tee_dir, "chunked"), 997, ran_in)
     if text_small_chunks != text:
         fail(f"{case.id}: output depends on how the raw bytes were chunked")
     raw_text = raw.decode("utf-8", "replace")
