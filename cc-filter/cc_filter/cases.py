@@ -50,7 +50,8 @@ class Case:
 
 
 class CaseResult:
-    __slots__ = ("case", "output", "failures", "raw_lines", "savings", "outcome_mode")
+    __slots__ = ("case", "output", "failures", "raw_lines", "savings", "outcome_mode",
+                 "facts", "facts_kept", "min_savings")
 
     def __init__(self, case):
         self.case = case
@@ -59,6 +60,9 @@ class CaseResult:
         self.raw_lines = 0
         self.savings: float | None = None
         self.outcome_mode = ""
+        self.facts = 0  # the case's `contains` entries: the facts its raw output holds
+        self.facts_kept = 0  # … that the filtered output still shows
+        self.min_savings = MIN_SAVINGS
 
     @property
     def ok(self) -> bool:
@@ -229,7 +233,7 @@ def run_fixture_case(case: Case, *, tee_dir: str, cwd: str | None = None) -> Cas
         fail(f"{case.id}: never worse: {out_tokens} output tokens > {raw_tokens} raw tokens")
     if raw_tokens:
         result.savings = 1 - out_tokens / raw_tokens
-    min_savings = data.get("min_savings", MIN_SAVINGS)
+    min_savings = result.min_savings = data.get("min_savings", MIN_SAVINGS)
     if raw_lines >= SAVINGS_MIN_LINES and (result.savings or 0) < min_savings:
         fail(f"{case.id}: savings {100 * (result.savings or 0):.0f}% < {100 * min_savings:.0f}% "
              f"on {raw_lines} raw lines ({raw_tokens} → {out_tokens} tokens, mode {outcome.mode})")
@@ -244,8 +248,11 @@ def run_fixture_case(case: Case, *, tee_dir: str, cwd: str | None = None) -> Cas
         fail(f"{case.id}: output differs from `equals`:\n--- output\n{body}\n--- equals\n"
              f"{data['equals'].rstrip(chr(10))}")
     for needle in data.get("contains", []):
+        result.facts += 1
         if needle not in text:
             fail(f"{case.id}: output lacks {needle!r}")
+        else:
+            result.facts_kept += 1
     for needle in data.get("not_contains", []):
         if needle in text:
             fail(f"{case.id}: output still contains {needle!r}")
