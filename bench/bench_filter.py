@@ -84,7 +84,7 @@ def _imports_on_run_true(ctx, env) -> list[str]:
 def _search_facts(result) -> tuple[int, int]:
     """(matches, matches shown) of a grep/rg case under the filter's budget: each
     `path:N:text` line of the raw output must be shown as `  N: text` under `path:`."""
-    from cc_filter.filters import grep
+    from cc_filter.filters.files import grep
 
     with open(result.case.out_path, encoding="utf-8", errors="replace") as f:
         raw = f.read().splitlines()

@@ -2,7 +2,7 @@
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.pytest import Pytest
+from cc_filter.filters.python.pytest import Pytest
 
 FAILURE_RUN = """\
 ============================= test session starts ==============================
@@ -133,7 +133,7 @@ def test_commands_route_here(command):
     (["pytest", "-rfE"], "auto", 0, False),
 ])
 def test_pytest_reads_the_modes_it_honours(argv, tb, verbosity, passes):
-    from cc_filter.filters import pytest as pytest_filter
+    from cc_filter.filters.python import pytest as pytest_filter
 
     assert pytest_filter._tb_style(argv) == tb
     assert pytest_filter._verbosity(argv) == verbosity
