@@ -277,8 +277,11 @@ def test_nothing_lost_tee_rotation_and_size(capfd, ctxcrl_home, user_filters, de
     user_filters.write("demo-head", toml_filter("demo-head", "^demo-head", head_lines=2))
     demo_bin.tool("demo-head", _noise(400))
     for i in range(5):
-        run_main(capfd, "run", "demo-head", str(i))
+        out = run_main(capfd, "run", "demo-head", str(i))[1]
         time.sleep(0.01)
+    hint = out.splitlines()[-1]  # a cut tee file says so in the hint, after the path's `]`
+    assert hint.startswith("[full output: ") and hint.endswith(
+        " bytes cut from its middle: over [tee] max_file_size)")
     files = _tee_files(ctxcrl_home)
     assert len(files) == 3
     assert [f.rsplit("_", 1)[1] for f in files] == ["2.log", "3.log", "4.log"]
