@@ -46,6 +46,11 @@ class Artifact:
             try:
                 if self.add(original) == current:
                     return original
+                # Only our part differs (e.g. it was written by another version, or with
+                # another cc-filter path): still the user's exact bytes.
+                if original is not None and \
+                        self.strip(current) == self.strip(self.add(original)):
+                    return original
             except MalformedSettings:
                 pass
         stripped = self.strip(current)

@@ -92,7 +92,7 @@ def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
 
 
 def test(agent: str, command: str, cwd: str | None = None,
-         report: Reporter | None = None) -> int:
+         report: Reporter | None = None, run: bool = False) -> int:
     report = report or Reporter()
     cwd = os.path.abspath(cwd or os.getcwd())
     if agent not in HOOK_AGENTS:

@@ -13,7 +13,7 @@ from cc_track import home
 
 from . import hook_script
 from .agents import HOOK_AGENTS, PLUGIN_AGENTS, load
-from .install import InstallContext, Reporter, user_home
+from .install import InstallContext, Reporter, artifacts_for, user_home
 from .manifest import Manifest
 from .settings_file import MalformedSettings, read_text
 
@@ -81,7 +81,7 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
     finding = Finding(install)
     agent = install.get("agent")
     try:
-        module = load(agent)
+        load(agent)
     except KeyError:
         finding.warn(f"unknown agent {agent!r} in hooks.json")
         return finding
@@ -89,7 +89,7 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
         check_script(agent, manifest, finding)
     recorded = {f.get("path"): f for f in install.get("files", [])}
     ctx = InstallContext(user_home(), {}, "cc-filter", agent)
-    for artifact in module.artifacts(install.get("scope"), install.get("root"), ctx):
+    for artifact in artifacts_for(agent, install.get("scope"), install.get("root"), ctx):
         try:
             current = read_text(artifact.path)
         except MalformedSettings as exc:
