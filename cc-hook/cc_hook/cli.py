@@ -86,7 +86,10 @@ def _main_slow(argv: list[str]) -> int:
         return run("decode" if args["decode"] else "encode", args["<agent>"])
     from . import commands
 
-    return commands.dispatch(args)
+    try:
+        return commands.dispatch(args)
+    except BrokenPipeError:  # `cc-hook test … | head -1`: the reader has what it wanted
+        return 0
 
 
 run = console(main)  # the console script: main(), then no interpreter teardown

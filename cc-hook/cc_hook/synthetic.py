@@ -93,6 +93,11 @@ def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
 
 def test(agent: str, command: str, cwd: str | None = None,
          report: Reporter | None = None, run: bool = False) -> int:
+    """Send `command` through the installed hook as `agent` would, and say in words what the
+    agent then does (from the hook's answer); run: also run what it would run and show the
+    output the model gets."""
+    from .outcome import NAMES, outcome_of
+
     report = report or Reporter()
     cwd = os.path.abspath(cwd or os.getcwd())
     if agent not in HOOK_AGENTS:
@@ -105,16 +110,59 @@ def test(agent: str, command: str, cwd: str | None = None,
         return 1
     hook_command, where = found
     event = event_for(agent, command, cwd)
-    run = run_hook(hook_command, event, cwd)
-    report.say(f"hook:    {hook_command}  ({where})")
-    report.say(f"event:   {json.dumps(event)}")
-    if run.answer.strip() and run.answer.strip() != "{}":
-        report.say(f"answer:  {run.answer.strip()}")
-    else:
-        shown = run.answer.strip() or "(none)"
-        report.say(f"answer:  {shown} — the agent runs the command unchanged, with its own "
-                   "permission prompt")
-    for line in run.stderr.splitlines():
-        report.say(f"stderr:  {line}")
-    report.say(f"exit:    {run.exit_code}  ({run.elapsed_ms:.0f} ms)")
-    return 0 if run.exit_code == 0 else 1
+    hook = run_hook(hook_command, event, cwd)
+    outcome = outcome_of(agent, hook.answer, command)
+    report.say(f"{NAMES.get(agent, agent)} {outcome.words()}")
+    report.say("")
+    report.say(f"  hook     {home.short_path(hook_command)} ({where}), exit {hook.exit_code}, "
+               f"{hook.elapsed_ms:.0f} ms")
+    report.say(f"  answer   {hook.answer.strip() or '(none)'}")
+    for line in hook.stderr.splitlines():
+        report.say(f"  stderr   {line}")
+    report.say(f"  event    {json.dumps(event)}")
+    if run:
+        _run_as_the_agent(outcome, command, cwd, report)
+    return 0 if hook.exit_code == 0 else 1
+
+
+def _run_as_the_agent(outcome, command: str, cwd: str, report: Reporter) -> None:
+    """Run what the agent would run, in its shell, and show what the model receives."""
+    import shlex
+    import shutil
+
+    from .outcome import CLIENT_DECIDES, FILTERED_AFTER, REFUSED
+
+    report.say("")
+    if outcome.kind == REFUSED:
+        report.say("Not run: the agent refuses it.")
+        return
+    runs = outcome.runs or command
+    heading = "The model receives"
+    if outcome.kind == CLIENT_DECIDES:
+        heading += " (if the agent runs it: unfiltered)"
+    elif outcome.kind == FILTERED_AFTER:
+        # Same filter, same rules as the agent's after-execution filter.
+        runs = f"{shlex.quote(hook_script.tool_path('cc-filter'))} run -- {command}" \
+            if _has_tool("cc-filter") else command
+    shell = shutil.which("bash") or "/bin/sh"
+    started = time.perf_counter()
+    try:
+        done = subprocess.run([shell, "-c", runs], cwd=cwd, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    except subprocess.TimeoutExpired:
+        report.say(f"{heading}: nothing yet; the command ran for more than 10 minutes.")
+        return
+    elapsed = (time.perf_counter() - started) * 1000
+    text = done.stdout.decode("utf-8", "replace")
+    report.say(f"{heading}, exit {done.returncode}, {elapsed:.0f} ms, "
+               f"{len(text)} characters:")
+    for line in text.splitlines() or ["(no output)"]:
+        report.say(f"  {line}")
+
+
+def _has_tool(name: str) -> bool:
+    try:
+        hook_script.tool_path(name)
+    except hook_script.ToolNotFound:
+        return False
+    return True
