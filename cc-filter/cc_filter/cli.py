@@ -2,7 +2,7 @@
 
 Usage:
   cc-filter run [--filter=NAME] [--] <argv>...
-  cc-filter list [--all]
+  cc-filter list [--all] [--verbose]
   cc-filter which [--] <command>...
   cc-filter show <name>
   cc-filter test [<name>] [--require-all] [--fixtures=DIR]
@@ -16,7 +16,8 @@ Commands:
   run        Run <argv>, filter its output, exit with its exit code. No filter for the
              command: plain passthrough (stdin, stdout, stderr inherited).
   <name>     Filter stdin with the named filter (for pipes): `git status | cc-filter git-status`.
-  list       Every filter, by tier (project, user, built-in).
+  list       Every filter: its name, the commands it matches and its kind (project and
+             user filters first).
   which      Which filter a command gets, and why (tier, pattern, key).
   show       A filter's definition and where it comes from.
   test       Run the filters' inline [[test]] cases and fixture cases.
@@ -30,15 +31,18 @@ Options:
                   filter and used as cc-filter's own exit code [default: 0].
   --require-all   Fail when a filter has no test case at all.
   --fixtures=DIR  Folder of fixture cases, <DIR>/<filter>/<case>.toml (by default
-                  tests/fixtures of the repository, when there is one).
+                  tests/fixtures of a contextcrawler checkout around the current directory
+                  or the package; an installed package has only the inline cases).
   --all           Also list shadowed and broken filter files.
+  --verbose       Also show each filter's regex and description.
   -h --help       Show this help.
   --version       Show the version.
 
 Everything after `run`'s own options is the command, options included
 (`cc-filter run git log -n 5`). Exit codes: the command's (run, <name>); 127 command not
 found; 126 not executable; 128+N killed by signal N; 2 bad usage or unknown filter;
-1 `test`/`which` found a failure or no filter.
+1 `test`/`which` found a failure or no filter (`test --require-all` without fixture
+cases to run: 2).
 """
 import sys
 
@@ -174,7 +178,7 @@ def _main_slow(argv: list[str]) -> int:
 
         return runner.run(args["<argv>"], filter_name=args["--filter"])
     if args["list"]:
-        return commands.list_filters(show_all=args["--all"])
+        return commands.list_filters(show_all=args["--all"], verbose=args["--verbose"])
     if args["which"]:
         return commands.which(args["<command>"])
     if args["show"]:
