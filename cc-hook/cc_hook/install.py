@@ -579,11 +579,21 @@ def _save_or_delete(manifest: Manifest, report: Reporter) -> int:
         return removed
     changed = 0
     path = manifest_path()
+    report.say("what init made for itself:")
     if os.path.exists(path):
         write_atomic(path, None, backup=False)
         report.say(f"  {'removed':9}  {_short(path)}  (record of what init installed)")
         changed += 1
+    for cache in CACHES:  # rebuilt on the next run: nothing of the user's
+        try:
+            os.unlink(os.path.join(home.data_dir(), cache))
+        except OSError:
+            pass
     return changed + _remove_created_dirs(manifest, report, False)
+
+
+CACHES = ("filters.index",)
+"""Files in the data dir that are only caches (cc-filter's index of the filter tiers)."""
 
 
 def _data_left() -> list[str]:
