@@ -577,19 +577,27 @@ def _save_or_delete(manifest: Manifest, report: Reporter) -> int:
         removed = _remove_created_dirs(manifest, report, False)
         manifest.save()
         return removed
-    changed = 0
     path = manifest_path()
-    report.say("what init made for itself:")
+    said: list = []
+
+    def header():
+        if not said:
+            report.say("what init made for itself:")
+            said.append(True)
+
     if os.path.exists(path):
+        header()
         write_atomic(path, None, backup=False)
         report.say(f"  {'removed':9}  {_short(path)}  (record of what init installed)")
-        changed += 1
     for cache in CACHES:  # rebuilt on the next run: nothing of the user's
         try:
             os.unlink(os.path.join(home.data_dir(), cache))
         except OSError:
             pass
-    return changed + _remove_created_dirs(manifest, report, False)
+    removable = [d for d in manifest.created_dirs if os.path.isdir(d) and not os.listdir(d)]
+    if removable:
+        header()
+    return len(said) + _remove_created_dirs(manifest, report, False)
 
 
 CACHES = ("filters.index",)
