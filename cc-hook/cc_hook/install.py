@@ -474,10 +474,10 @@ def uninstall(agents, scope: str | None = None, dry_run: bool = False, cwd: str 
         changed += done
         manifest.drop_install(agent, agent_scope, root)  # in memory; saved unless dry_run
     changed += _remove_unused(manifest, report, dry_run)
-    if not dry_run:
-        changed += _save_or_delete(manifest, report)
     if purge:
         changed += _purge_data(report, dry_run)
+    if not dry_run:
+        changed += _save_or_delete(manifest, report)
     if not changed:
         report.say("nothing of contextcrawler to remove here")
     elif not purge and not dry_run and not manifest.installs:
@@ -612,13 +612,18 @@ def _data_left() -> list[str]:
 
 
 def _purge_data(report: Reporter, dry_run: bool) -> int:
-    """Delete contextcrawler's data (tracking.db, spool, tee files, trusted.json, caches).
-    With CTXCRL_HOME the folder also holds the config: config.toml and filters/ stay."""
+    """Delete contextcrawler's data (tracking.db, spool, tee files, trusted.json, caches);
+    the data folder itself goes with the folders init created, once empty. With CTXCRL_HOME
+    the folder also holds the config: config.toml and filters/ stay."""
     import shutil
 
     data = home.data_dir()
-    keep = {"config.toml", "filters"} if home.config_dir() == data else set()
+    keep = {"hooks.json", "hooks"}  # the installs' own: taken back above, or still in use
+    if home.config_dir() == data:
+        keep |= {"config.toml", "filters"}
     names = [n for n in _data_left() if n not in keep]
+    if names:
+        report.say("tracking data:")
     for name in names:
         path = os.path.join(data, name)
         if not dry_run:
@@ -630,9 +635,4 @@ def _purge_data(report: Reporter, dry_run: bool) -> int:
                 except OSError:
                     pass
         report.say(f"  {'would delete' if dry_run else 'removed':9}  {_short(path)}")
-    if not dry_run and not keep:
-        try:
-            os.rmdir(data)
-        except OSError:
-            pass
     return len(names)
