@@ -24,10 +24,10 @@ class MalformedSettings(Exception):
 class SettingsText:
     """A settings file's current state: raw text (None when absent) and parsed object."""
 
-    __slots__ = ("path", "text", "data", "bom", "indent", "newline_at_end", "crlf")
+    __slots__ = ("path", "text", "data", "bom", "indent", "newline_at_end", "crlf", "separators")
 
     def __init__(self, path: str, text: str | None, data: dict, bom: bool, indent, newline_at_end,
-                 crlf: bool = False):
+                 crlf: bool = False, separators=None):
         self.path = path
         self.text = text
         self.data = data
@@ -35,6 +35,7 @@ class SettingsText:
         self.indent = indent
         self.newline_at_end = newline_at_end
         self.crlf = crlf
+        self.separators = separators
 
     @property
     def exists(self) -> bool:
@@ -42,7 +43,8 @@ class SettingsText:
 
     def render(self, data: dict) -> str:
         """`data` serialised the way this file is written (indentation, BOM, final newline)."""
-        body = json.dumps(data, indent=self.indent, ensure_ascii=False)
+        body = json.dumps(data, indent=self.indent, ensure_ascii=False,
+                          separators=self.separators)
         if self.newline_at_end:
             body += "\n"
         if self.crlf:
@@ -81,8 +83,18 @@ def parse_settings(path: str, text: str | None) -> SettingsText:
         raise MalformedSettings(path, f"is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise MalformedSettings(path, f"holds a JSON {type(data).__name__}, not an object")
-    return SettingsText(path, text, data, bom, detect_indent(body), body.endswith("\n"),
-                        crlf="\r\n" in body)
+    indent = detect_indent(body)
+    return SettingsText(path, text, data, bom, indent, body.endswith("\n"),
+                        crlf="\r\n" in body, separators=detect_separators(body, indent))
+
+
+def detect_separators(body: str, indent):
+    """json.dumps separators matching the file: `{"a":1,"b":2}` stays without spaces."""
+    key = ": " if '": ' in body or '":' not in body else ":"
+    if indent is not None:
+        return (",", key)
+    item = ", " if ", " in body or "," not in body else ","
+    return (item, key)
 
 
 def load_settings(path: str) -> SettingsText:

@@ -160,6 +160,10 @@ def status(report: Reporter | None = None) -> int:
         report.say(f"cc-filter for rewrites: {manifest.filter_bin['value']} "
                    f"([hooks] filter_bin in {_short(manifest.filter_bin['config'])}, "
                    "and exported by the hook scripts)")
+    elif manifest.link:
+        report.say(f"cc-filter for rewrites: `cc-filter`, found in the agent's shell through "
+                   f"the link {_short(manifest.link['path'])} → "
+                   f"{_short(manifest.link['target'])}")
     else:
         report.say("cc-filter for rewrites: `cc-filter` from the agent's PATH")
     installed = {i.get("agent") for i in manifest.installs}

@@ -141,6 +141,16 @@ def test_a_note_two_agents_share_stays_until_both_are_gone(fake_home):
     assert read(project / "AGENTS.md") == "# Team rules\n"
 
 
+@pytest.mark.parametrize("text, added", [
+    ('{"a":1,"b":[1,2]}', '{"a":1,"b":[1,2],"c":3}'),
+    ('{"a": 1, "b": 2}', '{"a": 1, "b": 2, "c": 3}'),
+    ('{\n\t"a":1\n}\n', '{\n\t"a":1,\n\t"c":3\n}\n'),
+])
+def test_settings_keep_their_separators(text, added):
+    settings = parse_settings("s.json", text)
+    assert settings.render(dict(settings.data, c=3)) == added
+
+
 def test_settings_keep_crlf_line_endings():
     settings = parse_settings("s.json", '{\r\n  "a": 1\r\n}\r\n')
     assert settings.render({"a": 1, "b": [2]}) == '{\r\n  "a": 1,\r\n  "b": [\r\n    2\r\n  ]\r\n}\r\n'
@@ -210,3 +220,15 @@ def test_purge_deletes_the_tracking_data(fake_home):
     report = Captured()
     assert install.uninstall([], purge=True, report=report) == 0
     assert sorted(os.listdir(data)) == ["config.toml"]  # CTXCRL_HOME holds the config too
+
+
+def test_init_asks_in_a_terminal_and_links_on_yes(fake_home, monkeypatch):
+    home, _, _ = fake_home
+    link = profile_with_bin(home)
+    monkeypatch.setattr(install.sys.stdin, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(install.sys.stdout, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr("builtins.input", lambda prompt: "")
+    report = Captured()
+    assert install.init(["claude"], "global", report=report) == 0
+    assert os.path.islink(link)
+    assert f"ln -s {hook_script.tool_path('cc-filter')} {link}" in report.text
