@@ -9,8 +9,9 @@ import json
 NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
          "cursor": "Cursor", "copilot": "Copilot", "opencode": "OpenCode"}
 
-POST_EXECUTION_AGENTS = ("copilot", "opencode")
-"""Agents whose output is filtered after the command ran: their pre hook only refuses."""
+AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse")
+"""How an installed hook file names the after-execution event (OpenCode's plugin, Copilot's
+hooks file): an install that registers one filters the output after the command ran."""
 
 FILTERED = "filtered"
 """Runs the rewritten command without asking."""
@@ -74,9 +75,26 @@ def parse_answer(text: str):
     return answer if isinstance(answer, dict) and answer else None
 
 
-def outcome_of(agent: str, answer_text: str, original: str) -> Outcome:
+def filters_after(texts) -> bool:
+    """Whether the installed files (their texts) register an after-execution filter."""
+    return any(text and any(event in text for event in AFTER_EVENTS) for text in texts)
+
+
+def opencode_outcome(result: dict | None, original: str, after: bool) -> Outcome:
+    """OpenCode's plugin: it refuses on a deny record, replaces the command with a rewrite
+    (OpenCode's own permission.bash then judges the rewritten one), else leaves it."""
+    result = result if isinstance(result, dict) else {}
+    if result.get("decision") == "deny":
+        return Outcome(REFUSED, reason=_reason(result.get("reason")))
+    rewritten = result.get("rewritten")
+    if isinstance(rewritten, str) and rewritten.strip() and rewritten != original:
+        return Outcome(REWRITTEN_OWN_RULES, rewritten)
+    return Outcome(FILTERED_AFTER if after else CLIENT_DECIDES, original)
+
+
+def outcome_of(agent: str, answer_text: str, original: str, after: bool = False) -> Outcome:
+    """after: the install also filters the output after execution (`filters_after`)."""
     answer = parse_answer(answer_text)
-    after = agent in POST_EXECUTION_AGENTS
     none = Outcome(FILTERED_AFTER if after else CLIENT_DECIDES, original)
     if answer is None:
         return none

@@ -30,6 +30,8 @@ RULES = {
     "cursor": (".cursor/cli-config.json",
                {"permissions": {"allow": ["Shell(git status)", "Shell(git log)"],
                                 "deny": ["Shell(git push)"]}}),
+    "opencode": (".claude/settings.json",  # what cc-gate reads for OpenCode so far
+                 {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
     "gemini": (".gemini/settings.json",
                {"theme": "Default", "tools": {"allowed": ["run_shell_command(git status)",
                                                           "run_shell_command(git log)"],
@@ -382,3 +384,13 @@ def test_opencode_plugin_rewrites_and_blocks(tmp_path):
         results[1]["error"]
     assert results[2] == {"command": "frobnicate", "description": "d"}
     assert results[3] == {"filePath": "a.txt"}
+
+
+def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
+    install = installs("opencode")
+    done = run([CC_HOOK, "test", "opencode", "frobnicate --all", "--run"], install.env,
+               install.project)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("OpenCode ") and "refused" not in first
+    assert "The model receives" in done.stdout

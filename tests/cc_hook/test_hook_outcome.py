@@ -7,7 +7,7 @@ import pytest
 
 from cc_hook.agents import load
 from cc_hook.outcome import ASKS, CLIENT_DECIDES, FILTERED, FILTERED_AFTER, REFUSED, \
-    REWRITTEN_OWN_RULES, Outcome, outcome_of
+    REWRITTEN_OWN_RULES, Outcome, filters_after, opencode_outcome, outcome_of
 
 ORIGINAL = "git status"
 REWRITTEN = "cc-filter run git status"
@@ -53,7 +53,8 @@ ROWS = [
 
 @pytest.mark.parametrize("agent, rec, kind", ROWS)
 def test_the_words_follow_the_hooks_answer(agent, rec, kind):
-    outcome = outcome_of(agent, answer_of(agent, rec), ORIGINAL)
+    after = kind == FILTERED_AFTER or agent == "copilot"  # an install with an after hook
+    outcome = outcome_of(agent, answer_of(agent, rec), ORIGINAL, after=after)
     assert outcome.kind == kind
     if kind == FILTERED:
         assert outcome.runs == REWRITTEN
@@ -90,3 +91,19 @@ def test_other_answer_forms(agent, answer, kind):
 def test_every_kind_has_words():
     for kind in (FILTERED, REWRITTEN_OWN_RULES, ASKS, REFUSED, CLIENT_DECIDES, FILTERED_AFTER):
         assert Outcome(kind, REWRITTEN, "r").words()
+
+
+def test_without_an_after_hook_no_answer_leaves_the_output_unfiltered():
+    assert outcome_of("copilot", "", ORIGINAL, after=False).kind == CLIENT_DECIDES
+    assert filters_after(['{"hooks": {"postToolUse": [{"command": "x"}]}}'])
+    assert not filters_after(['{"hooks": {"PreToolUse": []}}', None])
+
+
+@pytest.mark.parametrize("result, after, kind", [
+    ({"decision": "deny", "reason": DENY_REASON}, False, REFUSED),
+    ({"decision": "allow", "rewritten": REWRITTEN}, False, REWRITTEN_OWN_RULES),
+    ({"decision": "ask"}, True, FILTERED_AFTER),
+    (None, False, CLIENT_DECIDES),
+])
+def test_opencode_plugin_results(result, after, kind):
+    assert opencode_outcome(result, ORIGINAL, after).kind == kind
