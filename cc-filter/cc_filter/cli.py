@@ -162,7 +162,9 @@ def _main_slow(argv: list[str]) -> int:
     try:
         args = parse(argv)
     except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
+        from cc_peel.console import usage_error
+
+        sys.stderr.write(f"{usage_error('cc-filter', exc)}\n")
         return 2
     except SystemExit as exc:  # --help / --version print and exit
         return exc.code if isinstance(exc.code, int) else 0

@@ -76,7 +76,9 @@ def _main_slow(argv: list[str]) -> int:
     try:
         args = docopt(__doc__, argv=argv, version=f"cc-hook {VERSION}")
     except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
+        from cc_peel.console import usage_error
+
+        sys.stderr.write(f"{usage_error('cc-hook', exc)}\n")
         return 2
     except BrokenPipeError:  # `cc-hook --help | head`
         return 0

@@ -242,7 +242,9 @@ def main(argv=None) -> int:
     try:
         args = docopt(__doc__, argv=sys.argv[1:] if argv is None else argv, version=VERSION)
     except DocoptExit as exc:
-        sys.stderr.write(f"{exc.code}\n")
+        from cc_peel.console import usage_error
+
+        sys.stderr.write(f"{usage_error('cc-track', exc.code)}\n")
         return EXIT_USAGE
     from . import store
     from .config import load_config

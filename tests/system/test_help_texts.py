@@ -17,3 +17,16 @@ def test_help_is_for_users(tool):
     assert done.returncode == 0 and "Usage:" in done.stdout
     for internal in ("DESIGN", "§"):
         assert internal not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("argv, says", [
+    (("cc-filter", "list", "--bogus"), "cc-filter: unknown option or argument: --bogus"),
+    (("cc-hook", "bogus"), "cc-hook: unknown option or argument: bogus"),
+    (("cc-track", "report", "--bogus"), "cc-track: unknown option or argument: --bogus"),
+])
+def test_a_wrong_word_is_named_in_words(argv, says):
+    done = subprocess.run([os.path.join(BIN, argv[0]), *argv[1:]], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == says and "Usage:" in done.stderr
+    assert "Option(None" not in done.stderr and "Traceback" not in done.stderr
