@@ -36,10 +36,20 @@ class Reporter:
         self.err = err or sys.stderr
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out = self._write(self.out, text)
 
     def warn(self, text: str) -> None:
-        self.err.write(text + "\n")
+        self.err = self._write(self.err, text)
+
+    @staticmethod
+    def _write(stream, text: str):
+        """A reader that left (`cc-hook init | head`) must not stop the work half way, with
+        files written and hooks.json not: the rest of the report goes nowhere."""
+        try:
+            stream.write(text + "\n")
+            return stream
+        except BrokenPipeError:
+            return open(os.devnull, "w")
 
 
 def user_home() -> str:
@@ -481,7 +491,7 @@ def uninstall(agents, scope: str | None = None, dry_run: bool = False, cwd: str 
     if not changed:
         report.say("nothing of contextcrawler to remove here")
     elif not purge and not dry_run and not manifest.installs:
-        kept = _data_left()
+        kept = [n for n in _data_left() if n not in ("hooks", "hooks.json")]
         if kept:
             report.say(f"kept your tracking data in {_short(home.data_dir())}/ "
                        f"({', '.join(kept)}); `cc-hook uninstall --purge` deletes it")
@@ -594,6 +604,10 @@ def _save_or_delete(manifest: Manifest, report: Reporter) -> int:
             os.unlink(os.path.join(home.data_dir(), cache))
         except OSError:
             pass
+    scripts = hook_script.hooks_dir()
+    if scripts not in manifest.created_dirs and os.path.isdir(scripts) and \
+            not os.listdir(scripts):
+        manifest.created_dirs.append(scripts)  # ours whoever made it: only scripts live there
     removable = [d for d in manifest.created_dirs if os.path.isdir(d) and not os.listdir(d)]
     if removable:
         header()

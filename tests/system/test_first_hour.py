@@ -80,3 +80,17 @@ def test_a_fresh_home_ends_as_it_began(tmp_path):
     assert snapshot(home, project) == before
     again = run(os.path.join(BIN, "cc-hook"), "uninstall")
     assert again.stdout == "nothing of contextcrawler to remove here\n"
+
+
+def test_init_into_a_closed_pipe_still_finishes_and_records_it(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "PATH": f"{BIN}:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    done = subprocess.run(["bash", "-c", "cc-hook init --agent claude --agent codex | head -1"],
+                          env=env, capture_output=True, text=True, timeout=120, cwd=home)
+    assert done.returncode == 0 and "Broken pipe" not in done.stderr, done.stderr
+    manifest = json.loads((home / ".local/share/ctxcrl/hooks.json").read_text())
+    assert [i["agent"] for i in manifest["installs"]] == ["claude", "codex"]
+    subprocess.run([os.path.join(BIN, "cc-hook"), "uninstall"], env=env, capture_output=True,
+                   timeout=120, cwd=home, check=True)
+    assert os.listdir(home) == []
