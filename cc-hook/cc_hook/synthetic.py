@@ -157,10 +157,12 @@ def test(agent: str, command: str, cwd: str | None = None,
                        if f.get("kind") == "plugin"), None)
         result, hook = run_plugin_pipeline(next((t for t in texts if t and PIPELINE_MARK in t),
                                                 ""), command, cwd)
-        if hook is None:
+        if hook is None and not after:
             report.warn(f"cc-hook test: the {agent} plugin {home.short_path(plugin or '')} has "
                         "no pipeline to run (re-run: cc-hook init --agent opencode)")
             return 1
+        if hook is None:  # a plugin that only filters after execution: nothing to ask first
+            hook = HookRun("", "", "", 0, 0.0)
         outcome = opencode_outcome(result, command, after)
         label, event = f"plugin {home.short_path(plugin or '')}", None
     else:
