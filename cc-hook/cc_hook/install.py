@@ -402,7 +402,8 @@ def _forget_filter_bin(manifest: Manifest, report: Reporter) -> None:
     try:
         planned = _plan([artifact], lambda a, current: a.remove(
             current, manifest.originals.get(recorded["config"], UNKNOWN)))
-        _apply(planned, manifest, False, report, restoring=True, header="config:")
+        done = _apply(planned, manifest, False, report, restoring=True, header="config:")
+        _take_back_backups([artifact], manifest, False, report, None if done else "config:")
     except (MalformedSettings, OSError):
         return
     manifest.filter_bin = None
@@ -567,7 +568,9 @@ def _remove_unused(manifest: Manifest, report: Reporter, dry_run: bool) -> int:
                 current, manifest.originals.get(config, UNKNOWN)))
         except MalformedSettings:
             planned = []
-        changed += _apply(planned, manifest, dry_run, report, restoring=True, header="config:")
+        done = _apply(planned, manifest, dry_run, report, restoring=True, header="config:")
+        changed += done + _take_back_backups([artifact], manifest, dry_run, report,
+                                             None if done else "config:")
         if not dry_run:
             manifest.filter_bin = None
     if dry_run:

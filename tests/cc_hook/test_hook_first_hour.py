@@ -232,3 +232,14 @@ def test_init_asks_in_a_terminal_and_links_on_yes(fake_home, monkeypatch):
     assert install.init(["claude"], "global", report=report) == 0
     assert os.path.islink(link)
     assert f"ln -s {hook_script.tool_path('cc-filter')} {link}" in report.text
+
+
+def test_a_users_config_and_its_backup_come_back_as_they_were(fake_home):
+    _, data, _ = fake_home
+    config = data / "config.toml"
+    config.write_text('# mine\n[tee]\nmode = "always"\n')
+    assert init("claude")[0] == 0
+    assert "filter_bin" in read(config) and os.path.exists(str(config) + ".bak")
+    assert uninstall()[0] == 0
+    assert read(config) == '# mine\n[tee]\nmode = "always"\n'
+    assert not os.path.exists(str(config) + ".bak")
