@@ -602,11 +602,12 @@ def _save_or_delete(manifest: Manifest, report: Reporter) -> int:
         header()
         write_atomic(path, None, backup=False)
         report.say(f"  {'removed':9}  {_short(path)}  (record of what init installed)")
-    for cache in CACHES:  # rebuilt on the next run: nothing of the user's
-        try:
-            os.unlink(os.path.join(home.data_dir(), cache))
-        except OSError:
-            pass
+    for cache in _data_left():  # rebuilt on the next run: nothing of the user's
+        if cache.endswith(CACHE_SUFFIXES):
+            try:
+                os.unlink(os.path.join(home.data_dir(), cache))
+            except OSError:
+                pass
     scripts = hook_script.hooks_dir()
     if scripts not in manifest.created_dirs and os.path.isdir(scripts) and \
             not os.listdir(scripts):
@@ -617,8 +618,9 @@ def _save_or_delete(manifest: Manifest, report: Reporter) -> int:
     return len(said) + _remove_created_dirs(manifest, report, False)
 
 
-CACHES = ("filters.index",)
-"""Files in the data dir that are only caches (cc-filter's index of the filter tiers)."""
+CACHE_SUFFIXES = (".index", ".cache")
+"""Files in the data dir that are only caches: cc-filter's `filters.index` of the filter
+tiers, cc_track.config's `config.cache` of the parsed config.toml."""
 
 
 def _data_left() -> list[str]:

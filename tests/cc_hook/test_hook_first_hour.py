@@ -243,3 +243,12 @@ def test_a_users_config_and_its_backup_come_back_as_they_were(fake_home):
     assert uninstall()[0] == 0
     assert read(config) == '# mine\n[tee]\nmode = "always"\n'
     assert not os.path.exists(str(config) + ".bak")
+
+
+def test_caches_go_with_the_last_install(fake_home):
+    _, data, _ = fake_home
+    assert init("claude")[0] == 0
+    for name in ("filters.index", "config.cache"):
+        (data / name).write_bytes(b"x")
+    assert uninstall()[0] == 0
+    assert not (data / "filters.index").exists() and not (data / "config.cache").exists()
