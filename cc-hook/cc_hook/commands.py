@@ -9,7 +9,7 @@ def dispatch(args: dict) -> int:
         return init(args["--agent"], scope or "global", args["--dry-run"],
                     link=True if args["--link"] else None)
     if args["uninstall"]:
-        from .install import uninstall
+        from .uninstall import uninstall
 
         return uninstall(args["--agent"], scope, args["--dry-run"], purge=args["--purge"])
     if args["verify"]:

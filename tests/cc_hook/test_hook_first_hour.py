@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from cc_hook import uninstall as uninstall_module
 from cc_hook import awareness, hook_script, install
 from cc_hook.manifest import Manifest
 from cc_hook.settings_file import parse_settings
@@ -218,7 +219,7 @@ def test_purge_deletes_the_tracking_data(fake_home):
     code, text = uninstall()
     assert "--purge" in text and os.path.exists(data / "tracking.db")
     report = Captured()
-    assert install.uninstall([], purge=True, report=report) == 0
+    assert uninstall_module.uninstall([], purge=True, report=report) == 0
     assert sorted(os.listdir(data)) == ["config.toml"]  # CTXCRL_HOME holds the config too
 
 

@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 
+from cc_hook import uninstall as uninstall_module
 from cc_hook import filter_path, hook_script, install, verify
 from cc_hook.install import Reporter
 from cc_hook.manifest import Manifest
@@ -30,7 +31,7 @@ def init(*agents, scope="global", dry_run=False):
 
 def uninstall(*agents, scope=None, dry_run=False):
     report = Captured()
-    code = install.uninstall(list(agents), scope, dry_run, report=report)
+    code = uninstall_module.uninstall(list(agents), scope, dry_run, report=report)
     return code, report.text
 
 
