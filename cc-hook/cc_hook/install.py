@@ -418,6 +418,8 @@ def _take_back_backups(artifacts, manifest: Manifest, dry_run: bool, report: Rep
         if not artifact.backup:
             continue
         bak = backup_path(artifact.path)
+        if not os.path.isdir(os.path.dirname(bak)):
+            continue  # the folder (a project) is gone: nothing to put back there
         try:
             current = read_text(bak)
         except MalformedSettings:

@@ -253,3 +253,18 @@ def test_caches_go_with_the_last_install(fake_home):
         (data / name).write_bytes(b"x")
     assert uninstall()[0] == 0
     assert not (data / "filters.index").exists() and not (data / "config.cache").exists()
+
+
+def test_a_project_deleted_since_install_is_not_recreated(fake_home, tmp_path, monkeypatch):
+    import shutil
+
+    gone = tmp_path / "gone"
+    (gone / ".git").mkdir(parents=True)
+    (gone / "GEMINI.md").write_text("mine\n")
+    monkeypatch.chdir(gone)
+    assert init("gemini", scope="project")[0] == 0
+    monkeypatch.chdir(tmp_path)
+    shutil.rmtree(gone)
+    assert uninstall()[0] == 0
+    assert not gone.exists()
+    assert Manifest.load().installs == []
