@@ -77,8 +77,25 @@ def _check_version(version, finding: Finding, path: str) -> None:
                      f"{finding.install.get('agent')} again")
 
 
+def check_link(manifest: Manifest, finding: Finding) -> None:
+    """The cc-filter link init made: the rewrites write the bare `cc-filter` because of it."""
+    link = manifest.link
+    if not link:
+        return
+    try:
+        intact = os.readlink(link["path"]) == link["target"] and os.access(link["path"], os.X_OK)
+    except OSError:
+        intact = False
+    if not intact:
+        finding.warn(f"the link {_short(link['path'])} → {_short(link['target'])} is gone or "
+                     "changed: the agent's shell may not find cc-filter, and commands are left "
+                     "unchanged (run: cc-hook init --link)")
+
+
 def check_install(install: dict, manifest: Manifest) -> Finding:
     finding = Finding(install)
+    if install.get("agent") in HOOK_AGENTS + PLUGIN_AGENTS:
+        check_link(manifest, finding)
     agent = install.get("agent")
     try:
         load(agent)

@@ -177,6 +177,20 @@ def test_init_links_cc_filter_into_a_folder_on_the_agent_shells_path(fake_home):
     assert not os.path.lexists(link) and os.path.isdir(home / "bin")
 
 
+def test_verify_warns_when_the_link_is_gone(fake_home):
+    from cc_hook import verify
+
+    home, _, _ = fake_home
+    link = profile_with_bin(home)
+    assert install.init(["claude"], "global", link=True, report=Captured()) == 0
+    report = Captured()
+    assert verify.verify(report) == 0 and "PASS  claude" in report.text
+    os.unlink(link)
+    report = Captured()
+    assert verify.verify(report) == 0
+    assert "WARN  claude" in report.text and "is gone or changed" in report.text
+
+
 def test_init_makes_local_bin_when_the_profile_puts_it_on_path(fake_home):
     home, _, _ = fake_home
     (home / ".profile").write_text(
