@@ -10,7 +10,7 @@ from cc_track import home
 
 from . import filter_path, hook_script
 from .agents import ALL_AGENTS, HOOK_AGENTS
-from .artifacts import UNKNOWN, ConfigValue
+from .artifacts import UNKNOWN, ConfigValue, RecordedFile
 from .install import InstallContext, Reporter, _apply, _check_agents, _plan, \
     _remove_created_dirs, _short, _take_back_backups, artifacts_for, backup_path, \
     project_root, root_of, scope_of, user_home
@@ -64,8 +64,14 @@ def uninstall(agents, scope: str | None = None, dry_run: bool = False, cwd: str 
     seen_paths: set = set()
     for agent, agent_scope, root in targets:
         ctx = InstallContext(user_home(), {}, "cc-filter", agent)
-        artifacts = [a for a in artifacts_for(agent, agent_scope, root, ctx)
-                     if a.path not in kept_paths and a.path not in seen_paths]
+        artifacts = artifacts_for(agent, agent_scope, root, ctx)
+        listed = {a.path for a in artifacts}
+        recorded = manifest.find(agent, agent_scope, root) or {}
+        artifacts += [RecordedFile(f["path"], f.get("sha256"))
+                      for f in recorded.get("files", [])
+                      if isinstance(f.get("path"), str) and f["path"] not in listed
+                      and f.get("kind") not in ("script", "hash")]
+        artifacts = [a for a in artifacts if a.path not in kept_paths and a.path not in seen_paths]
         seen_paths.update(a.path for a in artifacts)
         header = f"{agent} ({agent_scope}{'' if agent_scope == 'global' else ': ' + root}):"
 

@@ -282,3 +282,18 @@ def test_a_project_deleted_since_install_is_not_recreated(fake_home, tmp_path, m
     assert uninstall()[0] == 0
     assert not gone.exists()
     assert Manifest.load().installs == []
+
+
+def test_files_the_agent_module_no_longer_lists_still_come_back(fake_home, monkeypatch):
+    home, _, _ = fake_home
+    moved = home / "elsewhere"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(moved))
+    moved.mkdir()
+    (moved / "settings.json").write_text('{"model": "opus"}\n')
+    assert init("claude")[0] == 0
+    assert "ctxcrl-hook" in read(moved / "settings.json")
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")  # uninstall now looks in ~/.claude
+    assert uninstall()[0] == 0
+    assert read(moved / "settings.json") == '{"model": "opus"}\n'
+    assert not os.path.exists(moved / "CONTEXTCRAWLER.md")
+    assert not os.path.exists(moved / "settings.json.bak")
