@@ -72,15 +72,29 @@ class CaseResult:
         return not self.failures
 
 
+CHECKOUT_FIXTURES = os.path.join("tests", "fixtures")
+
+
 def find_fixtures_dir(start: str | None = None) -> str | None:
-    """`tests/fixtures` of the repository: from `start` (cwd) upward, then from this package's
-    own checkout (cc-filter/cc_filter → ../../tests/fixtures)."""
-    found = catalogue.find_upward(os.path.join("tests", "fixtures"), start)
-    if found is not None:
-        return found
+    """`tests/fixtures` of a contextcrawler checkout: from `start` (cwd) upward, then from this
+    package's own checkout (cc-filter/cc_filter → ../../tests/fixtures). None for an installed
+    package (the fixtures do not ship with it). Another project's `tests/fixtures` does not
+    count: the checkout also has `cc-filter/cc_filter`."""
+    path = os.path.abspath(start or os.getcwd())
+    while True:
+        if _is_checkout(path):
+            return os.path.join(path, CHECKOUT_FIXTURES)
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    candidate = os.path.join(here, "tests", "fixtures")
-    return candidate if os.path.isdir(candidate) else None
+    return os.path.join(here, CHECKOUT_FIXTURES) if _is_checkout(here) else None
+
+
+def _is_checkout(root: str) -> bool:
+    return os.path.isdir(os.path.join(root, CHECKOUT_FIXTURES)) and \
+        os.path.isdir(os.path.join(root, "cc-filter", "cc_filter"))
 
 
 def discover(fixtures_dir: str | None, name: str | None = None) -> list[Case]:

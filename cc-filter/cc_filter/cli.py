@@ -2,7 +2,7 @@
 
 Usage:
   cc-filter run [--filter=NAME] [--] <argv>...
-  cc-filter list [--all]
+  cc-filter list [--all] [--verbose]
   cc-filter which [--] <command>...
   cc-filter show <name>
   cc-filter test [<name>] [--require-all] [--fixtures=DIR]
@@ -22,7 +22,8 @@ Commands:
              exit_code, output or output_path, and the filter to use), the same record on
              stdout with "filtered" added when the model should get the filtered text.
              The post-execution hooks of OpenCode and Copilot CLI run it.
-  list       Every filter, by tier (project, user, built-in).
+  list       Every filter: its name, the commands it matches and its kind (project and
+             user filters first).
   which      Which filter a command gets, and why (tier, pattern, key).
   show       A filter's definition and where it comes from.
   test       Run the filters' inline [[test]] cases and fixture cases.
@@ -38,15 +39,18 @@ Options:
                   filter and used as cc-filter's own exit code [default: 0].
   --require-all   Fail when a filter has no test case at all.
   --fixtures=DIR  Folder of fixture cases, <DIR>/<filter>/<case>.toml (by default
-                  tests/fixtures of the repository, when there is one).
+                  tests/fixtures of a contextcrawler checkout around the current directory
+                  or the package; an installed package has only the inline cases).
   --all           Also list shadowed and broken filter files.
+  --verbose       Also show each filter's regex and description.
   -h --help       Show this help.
   --version       Show the version.
 
 Everything after `run`'s own options is the command, options included
 (`cc-filter run git log -n 5`). Exit codes: the command's (run, <name>); 127 command not
 found; 126 not executable; 128+N killed by signal N; 2 bad usage or unknown filter;
-1 `test`/`which` found a failure or no filter, `raw` found no kept output.
+1 `test`/`which` found a failure or no filter, `raw` found no kept output (`test
+--require-all` without fixture cases to run: 2).
 """
 import sys
 
@@ -170,7 +174,9 @@ def _main_slow(argv: list[str]) -> int:
     try:
         args = parse(argv)
     except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
+        from cc_peel.console import usage_error
+
+        sys.stderr.write(f"{usage_error('cc-filter', exc)}\n")
         return 2
     except SystemExit as exc:  # --help / --version print and exit
         return exc.code if isinstance(exc.code, int) else 0
@@ -186,7 +192,7 @@ def _main_slow(argv: list[str]) -> int:
 
         return runner.run(args["<argv>"], filter_name=args["--filter"])
     if args["list"]:
-        return commands.list_filters(show_all=args["--all"])
+        return commands.list_filters(show_all=args["--all"], verbose=args["--verbose"])
     if args["which"]:
         return commands.which(args["<command>"])
     if args["show"]:

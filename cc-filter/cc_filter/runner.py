@@ -200,8 +200,10 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
         return passthrough(argv, key=key, started=started)
     if filter_name:
         entry = catalogue.by_name(filter_name, cwd)
-        if entry is None:
-            _stderr(f"cc-filter: no filter named {filter_name!r}; running unfiltered")
+        if entry is None:  # a typo must not run the command some other way than asked
+            _stderr(f"cc-filter: no filter named {filter_name!r} (see: cc-filter list); "
+                    "nothing run")
+            return 2
     else:
         entry = catalogue.lookup(key, cwd)
     if entry is None:

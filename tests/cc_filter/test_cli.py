@@ -98,7 +98,7 @@ def test_list_which_show(capsys, builtin_dir, user_filters):
     (builtin_dir / "u.toml").write_text(toml_filter("u", "^tool(\\s|$)", description="theirs"))
     user_filters.write("u", toml_filter("u", "^tool(\\s|$)", description="mine"))
     (builtin_dir / "broken.toml").write_text("nope")
-    assert cli.main(["list"]) == 0
+    assert cli.main(["list", "--verbose"]) == 0
     out = capsys.readouterr().out
     assert "u " in out and "user" in out and "mine" in out and "b " in out
     assert "theirs" not in out  # shadowed by the user's u: hidden without --all

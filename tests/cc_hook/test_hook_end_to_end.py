@@ -29,6 +29,8 @@ RULES = {
     "cursor": (".cursor/cli-config.json",
                {"permissions": {"allow": ["Shell(git status)", "Shell(git log)"],
                                 "deny": ["Shell(git push)"]}}),
+    "opencode": (".claude/settings.json",  # what cc-gate reads for OpenCode so far
+                 {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
     "gemini": (".gemini/settings.json",
                {"theme": "Default", "tools": {"allowed": ["run_shell_command(git status)",
                                                           "run_shell_command(git log)"],
@@ -289,8 +291,22 @@ def test_cc_hook_test_shows_the_answer(installs):
     install = installs("gemini")
     done = run([CC_HOOK, "test", "gemini", "git status"], install.env, install.project)
     assert done.returncode == 0, done.stderr
-    assert '"decision": "allow"' in done.stdout and f"{install.filter} run git status" in \
-        done.stdout
+    assert done.stdout.splitlines()[0] == \
+        f"Gemini CLI runs filtered, without asking: {install.filter} run git status"
+    assert '"decision": "allow"' in done.stdout
+
+
+@pytest.mark.parametrize("command, first, receives", [
+    ("git status", "Claude Code runs filtered, without asking:", "untracked:\n    new.txt"),
+    ("git push origin main", "Claude Code refused by deny rule", "Not run: the agent refuses it."),
+    ("git status | wc -l", "Claude Code decides on the original command",
+     "The model receives (if the agent runs it: unfiltered), exit 0"),
+])
+def test_cc_hook_test_run_shows_what_the_model_receives(installs, command, first, receives):
+    install = installs("claude")
+    done = run([CC_HOOK, "test", "claude", command, "--run"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(first) and receives in done.stdout, done.stdout
 
 
 def test_done_check_claude_fresh_home(tmp_path):
@@ -438,3 +454,13 @@ def test_opencode_plugin_blocks_denies_and_filters_results(tmp_path):
                                    'in ~/.config/opencode/opencode.json')
     assert results[2] == {"args": {"command": "frobnicate", "description": "d"},
                           "output": "frobnicated\n"}
+
+
+def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
+    install = installs("opencode")
+    done = run([CC_HOOK, "test", "opencode", "frobnicate --all", "--run"], install.env,
+               install.project)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("OpenCode ") and "refused" not in first
+    assert "The model receives" in done.stdout

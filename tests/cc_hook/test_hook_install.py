@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 
+from cc_hook import uninstall as uninstall_module
 from cc_hook import filter_path, hook_script, install, verify
 from cc_hook.install import Reporter
 from cc_hook.manifest import Manifest
@@ -28,9 +29,9 @@ def init(*agents, scope="global", dry_run=False):
     return code, report.text
 
 
-def uninstall(*agents, scope="global", dry_run=False):
+def uninstall(*agents, scope=None, dry_run=False):
     report = Captured()
-    code = install.uninstall(list(agents), scope, dry_run, report=report)
+    code = uninstall_module.uninstall(list(agents), scope, dry_run, report=report)
     return code, report.text
 
 
@@ -237,7 +238,7 @@ def test_filter_bin_is_recorded_when_the_agent_shell_cannot_find_cc_filter(fake_
     assert code == 0
     ours = hook_script.tool_path("cc-filter")
     assert f'filter_bin = "{ours}"' in read(data / "config.toml")
-    assert "does not find it" in text
+    assert "does not find cc-filter" in text and "run init again" in text
 
 
 def test_the_hook_script_exports_the_recorded_filter_bin(fake_home):
