@@ -153,7 +153,7 @@ def _write_html(path, db, report, since, config, now) -> int:
 
     projects = build_report(db, ReportOptions(group="project", since=since), now)["rows"]
     economics = build_economics(report["totals"]["saved_tokens"], config, _html_model(config))
-    page = render_html(report, projects, economics)
+    page = render_html(report, projects, economics, _html_sessions(db, since, config, now))
     target = os.path.abspath(path)
     tmp = f"{target}.{os.getpid()}.tmp"
     try:
@@ -169,6 +169,15 @@ def _write_html(path, db, report, since, config, now) -> int:
         return EXIT_ERROR
     _write(f"wrote {path}")
     return EXIT_OK
+
+
+def _html_sessions(db, since, config, now) -> dict:
+    from .discover import DEFAULT_SINCE_DAYS
+    from .history import read_history
+    from .sessions import build_sessions
+
+    start = since if since is not None else now - DEFAULT_SINCE_DAYS * 86400
+    return build_sessions(read_history(since=start), db, config)
 
 
 def _html_model(config) -> str:

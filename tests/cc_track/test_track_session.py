@@ -226,3 +226,15 @@ def test_malformed_history_lines_are_skipped_and_counted(tmp_path):
     (projects / "s.jsonl").write_text("not json\n[1]\n" + "".join(lines) + lines[-1][:40])
     hist = read_history(str(tmp_path / "projects"), NO_CODEX)
     assert hist.malformed == 3 and len(hist.sessions[0].calls) == 13
+
+
+def test_cli_html_report_has_the_sessions(project, tmp_path):
+    root, env = project
+    page = tmp_path / "report.html"
+    out = run_here(root, env, "report", "--since=2026-11-01", f"--html={page}")
+    assert out.returncode == 0, out.stderr
+    html = page.read_text()
+    assert "<h2>Agent sessions</h2>" in html
+    section = html[html.index("<h2>Agent sessions</h2>"):]
+    assert "1a05c8ca" in section and "92ef41bd" in section and "git status ×2" in section
+    assert section.index("1a05c8ca") < section.index("92ef41bd")  # newest first
