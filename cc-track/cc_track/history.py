@@ -250,9 +250,15 @@ _CODEX_EXIT = re.compile(r"(?:Exit code|exit_code|Process exited with code):?\s*
 
 
 def read_codex_session(path: str, history: History) -> Session:
+    """A Codex rollout: `session_meta` (id, cwd), `turn_context` (model), `response_item`
+    function calls (`exec_command {"cmd"}`, older `shell {"command": [argv]}`) and their
+    `function_call_output`, `event_msg item_completed` CommandExecution items (exit code),
+    and `token_usage_record` per response (or, in older rollouts, `event_msg token_count`)."""
     session = Session("codex", os.path.splitext(os.path.basename(path))[0], path)
     calls: dict[str, ShellCall] = {}
     model = None
+    records: dict = {}
+    counts: list = []
     last_total = None
     for entry in _json_lines(path, history):
         ts = parse_ts(entry.get("timestamp"))
@@ -278,26 +284,42 @@ def read_codex_session(path: str, history: History) -> Session:
             call = calls.get(payload.get("call_id"))
             if call is None:
                 continue
-            output = payload.get("output")
-            text, code = _codex_output(output)
+            text, code = _codex_output(payload.get("output"))
             call.end_ts = ts
-            call.exit_code = code
-            call.failed = code is not None and code != 0
+            if call.exit_code is None:
+                call.exit_code = code
+            call.failed = call.exit_code is not None and call.exit_code != 0
             call.output_chars = len(text)
             call.output = text[:KEPT_OUTPUT_CHARS]
+        elif kind == "event_msg" and ptype == "item_completed":
+            item = payload.get("item") if isinstance(payload.get("item"), dict) else {}
+            call = calls.get(item.get("id"))
+            if call is not None and item.get("type") == "CommandExecution" \
+                    and isinstance(item.get("exit_code"), int):
+                call.exit_code = item["exit_code"]
+                call.failed = call.exit_code != 0
+        elif kind == "token_usage_record" and isinstance(payload.get("usage"), dict):
+            key = payload.get("response_id") or f"{session.id}:{len(records)}"
+            records[key] = _codex_usage(key, ts, model, payload["usage"])
         elif kind == "event_msg" and ptype == "token_count":
             info = payload.get("info") if isinstance(payload.get("info"), dict) else {}
-            last = info.get("last_token_usage")
-            total = info.get("total_token_usage")
+            last, total = info.get("last_token_usage"), info.get("total_token_usage")
             if isinstance(last, dict) and total != last_total:
                 last_total = total
-                cached = _int(last.get("cached_input_tokens"))
-                usage = Usage(f"{session.id}:{len(session.usage)}", ts, model or "unknown",
-                              max(_int(last.get("input_tokens")) - cached, 0),
-                              _int(last.get("output_tokens")), cached, 0)
-                session.usage.append(usage)
-                session.models[usage.model] = session.models.get(usage.model, 0) + 1
+                counts.append(_codex_usage(f"{session.id}:{len(counts)}", ts, model, last))
+    session.usage = list(records.values()) or counts
+    for usage in session.usage:
+        session.models[usage.model] = session.models.get(usage.model, 0) + 1
     return session
+
+
+def _codex_usage(key, ts, model, counts: dict) -> Usage:
+    """OpenAI counts cached input inside input_tokens: the uncached rest is input."""
+    cached = _int(counts.get("cached_input_tokens"))
+    written = _int(counts.get("cache_write_input_tokens"))
+    return Usage(key, ts, model or "unknown",
+                 max(_int(counts.get("input_tokens")) - cached - written, 0),
+                 _int(counts.get("output_tokens")), cached, written)
 
 
 def _codex_output(output) -> tuple[str, int | None]:
@@ -316,7 +338,9 @@ def _codex_output(output) -> tuple[str, int | None]:
                 return text, code
             output = text
         match = _CODEX_EXIT.search(output)
-        return output, int(match.group(1)) if match else None
+        # exec_command: "Chunk ID: …\nWall time: …\nProcess exited with code N\n…\nOutput:\n…"
+        head, sep, body = output.partition("\nOutput:\n")
+        return (body if sep else output), int(match.group(1)) if match else None
     if isinstance(output, dict):
         return _codex_output(json.dumps(output))
     return "", None

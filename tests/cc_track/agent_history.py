@@ -55,3 +55,12 @@ def copy_plain(tmp) -> str:
     target = os.path.join(str(tmp), "projects")
     shutil.copytree(CLAUDE_PROJECTS, target)
     return target
+
+
+CODEX_SESSIONS = os.path.join(HISTORY, "codex", "sessions")
+CODEX_SPOOL = os.path.join(HISTORY, "codex", "spool.jsonl")
+
+
+def codex_files() -> list[str]:
+    return sorted(os.path.join(root, name) for root, _dirs, names in os.walk(CODEX_SESSIONS)
+                  for name in names if name.endswith(".jsonl"))
