@@ -2,7 +2,9 @@
 
 Owns the readers of each agent's own history files (never writes them):
 - Claude Code: `~/.claude/projects/<project>/<session>.jsonl` (`$CLAUDE_CONFIG_DIR/projects`);
-- Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (default `~/.codex`).
+- Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (default `~/.codex`);
+- Gemini CLI: `~/.gemini/tmp/<project>/chats/session-*.jsonl` (`$GEMINI_CLI_HOME/.gemini`;
+  the project's path in `tmp/<project>/.project_root`).
 
 A `Session` holds its shell calls in order (`ShellCall`: command, start and end time, exit
 code, whether it failed, the output text the agent read, the command the hook rewrote it to)
@@ -29,6 +31,12 @@ def claude_projects_dir() -> str:
 def codex_sessions_dir() -> str:
     base = os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
     return os.path.join(base, "sessions")
+
+
+def gemini_dir() -> str:
+    """Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini` (the client's own override of its home
+    directory), else `~/.gemini`."""
+    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or os.path.expanduser("~"), ".gemini")
 
 
 def parse_ts(value) -> float | None:
@@ -346,10 +354,98 @@ def _codex_output(output) -> tuple[str, int | None]:
     return "", None
 
 
+# --- Gemini CLI ------------------------------------------------------------------------------
+
+_GEMINI_EXIT = re.compile(r"^Exit Code: (-?\d+)$", re.M)
+
+
+def _gemini_project_root(path: str) -> str | None:
+    """`tmp/<project>/chats/x.jsonl` → the path in `tmp/<project>/.project_root`."""
+    marker = os.path.join(os.path.dirname(os.path.dirname(path)), ".project_root")
+    try:
+        with open(marker, encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def _gemini_output(result) -> str:
+    """The text of a run_shell_command result: `{"functionResponse": {"response": {"output":
+    "<untrusted_context>\nOutput: …\nExit Code: N\nProcess Group PGID: …"}}}`."""
+    texts = []
+    for part in result if isinstance(result, list) else ():
+        response = ((part or {}).get("functionResponse") or {}).get("response") \
+            if isinstance(part, dict) else None
+        if isinstance(response, dict):
+            out = response.get("output", response.get("error"))
+            if isinstance(out, str):
+                texts.append(out)
+    return "\n".join(texts)
+
+
+def read_gemini_session(path: str, history: History) -> Session:
+    """A Gemini CLI chat (JSON lines): a header `{sessionId, startTime, …}`, `{"$set": …}`
+    patches, and message records `{id, timestamp, type: "user" | "gemini", tokens: {input,
+    output, cached, thoughts, tool}, model, toolCalls: [{id, name: "run_shell_command",
+    args: {command}, result, timestamp}]}`; a message is written again when its tool calls
+    complete, so records are folded by id (the last one wins)."""
+    session = Session("gemini", os.path.splitext(os.path.basename(path))[0], path)
+    session.cwd = _gemini_project_root(path)
+    messages: dict = {}
+    for entry in _json_lines(path, history):
+        if isinstance(entry.get("sessionId"), str):
+            session.id = entry["sessionId"]
+            session.seen(parse_ts(entry.get("startTime")))
+            continue
+        if entry.get("type") in ("user", "gemini") and isinstance(entry.get("id"), str):
+            messages[entry["id"]] = entry
+    for entry in messages.values():
+        ts = parse_ts(entry.get("timestamp"))
+        session.seen(ts)
+        if entry.get("type") != "gemini":
+            continue
+        tokens = entry.get("tokens")
+        model = entry.get("model") if isinstance(entry.get("model"), str) else "unknown"
+        if isinstance(tokens, dict):
+            cached = _int(tokens.get("cached"))
+            usage = Usage(entry["id"], ts, model,
+                          max(_int(tokens.get("input")) - cached, 0) + _int(tokens.get("tool")),
+                          _int(tokens.get("output")) + _int(tokens.get("thoughts")), cached, 0)
+            session.usage.append(usage)
+            session.models[model] = session.models.get(model, 0) + 1
+        for tool in entry.get("toolCalls") or ():
+            if not (isinstance(tool, dict) and tool.get("name") == "run_shell_command"):
+                continue
+            args = tool.get("args") if isinstance(tool.get("args"), dict) else {}
+            command = args.get("command")
+            if not (isinstance(command, str) and command.strip()):
+                continue
+            call = ShellCall(str(tool.get("id")), command, ts, args.get("dir_path")
+                             and os.path.join(session.cwd or "", args["dir_path"])
+                             or session.cwd)
+            call.end_ts = parse_ts(tool.get("timestamp")) or ts
+            session.seen(call.end_ts)
+            text = _gemini_output(tool.get("result"))
+            match = _GEMINI_EXIT.search(text)
+            call.exit_code = int(match.group(1)) if match else (
+                1 if tool.get("status") == "error" else 0)
+            call.failed = call.exit_code != 0
+            text = text.replace("<untrusted_context>\n", "").replace("</untrusted_context>", "")
+            if text.startswith("Output: "):
+                text = text[len("Output: "):]
+            text = re.sub(r"\n(Exit Code: -?\d+|Process Group PGID: \d+)(?=\n|$)", "", text)
+            call.output_chars = len(text)
+            call.output = text[:KEPT_OUTPUT_CHARS]
+            session.calls.append(call)
+    session.calls.sort(key=lambda c: (c.ts or 0))
+    return session
+
+
 # --- all of them -----------------------------------------------------------------------------
 
 def read_history(claude_dir: str | None = None, codex_dir: str | None = None,
-                 since: float | None = None, project: str | None = None) -> History:
+                 since: float | None = None, project: str | None = None,
+                 gemini_home: str | None = None) -> History:
     """Every session with activity at or after `since` whose cwd is inside `project` (when
     given), oldest first."""
     history = History()
@@ -357,6 +453,8 @@ def read_history(claude_dir: str | None = None, codex_dir: str | None = None,
         (claude_dir or claude_projects_dir(), os.path.join("*", "*.jsonl"), read_claude_session),
         (codex_dir or codex_sessions_dir(), os.path.join("**", "rollout-*.jsonl"),
          read_codex_session),
+        (gemini_home or gemini_dir(), os.path.join("tmp", "*", "chats", "session-*.jsonl"),
+         read_gemini_session),
     ]
     for base, pattern, reader in sources:
         for path in sorted(glob.glob(os.path.join(glob.escape(base), pattern), recursive=True)):

@@ -64,3 +64,13 @@ CODEX_SPOOL = os.path.join(HISTORY, "codex", "spool.jsonl")
 def codex_files() -> list[str]:
     return sorted(os.path.join(root, name) for root, _dirs, names in os.walk(CODEX_SESSIONS)
                   for name in names if name.endswith(".jsonl"))
+
+
+GEMINI_HOME = os.path.join(HISTORY, "gemini")  # laid out as ~/.gemini
+GEMINI_SPOOL = os.path.join(HISTORY, "gemini", "spool.jsonl")
+
+
+def gemini_files() -> list[str]:
+    chats = os.path.join(GEMINI_HOME, "tmp")
+    return sorted(os.path.join(root, name) for root, _dirs, names in os.walk(chats)
+                  for name in names if name.endswith(".jsonl"))

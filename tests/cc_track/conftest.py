@@ -27,9 +27,10 @@ def utc():
 
 @pytest.fixture
 def ctxcrl_home(ctxcrl_home, monkeypatch, tmp_path_factory):
-    """No agent history from the machine: Claude Code's and Codex's dirs are empty."""
+    """No agent history from the machine: Claude Code's, Codex's and Gemini's dirs are empty."""
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path_factory.mktemp("claude-config")))
     monkeypatch.setenv("CODEX_HOME", str(tmp_path_factory.mktemp("codex-home")))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path_factory.mktemp("gemini-home")))
     return ctxcrl_home
 
 
