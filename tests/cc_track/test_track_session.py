@@ -221,7 +221,8 @@ def test_cli_economics_shows_real_spend(project):
 def test_malformed_history_lines_are_skipped_and_counted(tmp_path):
     projects = tmp_path / "projects" / "-p"
     projects.mkdir(parents=True)
-    (src,) = [p for p in claude_files() if "92ef41bd" in p]
+    first = history().sessions[0]  # the session without the hook: 13 calls
+    src = first.path
     lines = open(src, encoding="utf-8").read().splitlines(keepends=True)
     (projects / "s.jsonl").write_text("not json\n[1]\n" + "".join(lines) + lines[-1][:40])
     hist = read_history(str(tmp_path / "projects"), NO_CODEX)
@@ -236,5 +237,6 @@ def test_cli_html_report_has_the_sessions(project, tmp_path):
     html = page.read_text()
     assert "<h2>Agent sessions</h2>" in html
     section = html[html.index("<h2>Agent sessions</h2>"):]
-    assert "1a05c8ca" in section and "92ef41bd" in section and "git status ×2" in section
-    assert section.index("1a05c8ca") < section.index("92ef41bd")  # newest first
+    older, newer = (s.id[:8] for s in history().sessions)
+    assert older in section and newer in section and "git status ×2" in section
+    assert section.index(newer) < section.index(older)  # newest first
