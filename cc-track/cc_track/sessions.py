@@ -46,19 +46,33 @@ def uses_cc_filter(command: str | None) -> bool:
 
 def link_records(sessions, records) -> tuple[dict, list]:
     """({call id: [record, …]}, [records no call claims])."""
-    windows = []
+    import bisect
+
+    by_project: dict = {}  # project → ([window start], [window], longest window)
     for session in sessions:
         for call in session.calls:
             if call.ts is None:
                 continue
             end = call.end_ts if call.end_ts is not None else call.ts
-            windows.append((call.ts - SLACK_SECONDS, end + SLACK_SECONDS, call,
-                            project_of(call.cwd) if call.cwd else None))
+            project = project_of(call.cwd) if call.cwd else None
+            by_project.setdefault(project, []).append(
+                (call.ts - SLACK_SECONDS, end + SLACK_SECONDS, call))
+    index = {}
+    for project, windows in by_project.items():
+        windows.sort(key=lambda w: w[0])
+        index[project] = ([w[0] for w in windows], windows,
+                          max(w[1] - w[0] for w in windows))
     linked: dict = {}
     unlinked = []
     for record in records:
         project = record["project"] or (project_of(record["cwd"]) if record["cwd"] else None)
-        fits = [w for w in windows if w[0] <= record["ts"] <= w[1] and w[3] == project]
+        starts, windows, longest = index.get(project, ([], [], 0))
+        fits = []
+        i = bisect.bisect_right(starts, record["ts"]) - 1
+        while i >= 0 and starts[i] >= record["ts"] - longest:
+            if windows[i][1] >= record["ts"]:
+                fits.append(windows[i])
+            i -= 1
         if not fits:
             unlinked.append(record)
             continue

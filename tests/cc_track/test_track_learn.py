@@ -177,3 +177,31 @@ def test_learn_links_the_hooks_rewrites_to_spool_records(project, tmp_path):
     linked, unlinked, records = link_history(read_history(
         os.path.join(str(tmp_path), "claude", "projects"), NO_CODEX), db)
     assert len(records) == 6 and not unlinked
+
+
+def test_the_same_mistake_in_three_agents_is_one_rule():
+    from agent_history import CODEX_SESSIONS, GEMINI_HOME
+
+    data = learn.build_learn(read_history(CLAUDE_PROJECTS, CODEX_SESSIONS,
+                                          gemini_home=GEMINI_HOME))
+    assert data["sessions"] == 4
+    top = data["rules"][0]
+    assert (top["text"], top["count"], top["sessions"], top["agents"]) == (
+        "Use `git status`, not `git stauts`.", 7, 4, ["claude", "codex", "gemini"])
+    assert len(data["rules"]) == 4  # every other correction: once per agent, one rule each
+    assert [r["count"] for r in data["rules"][1:]] == [3, 3, 3]
+    (exclude,) = data["exclude_commands"]
+    assert (exclude["command"], exclude["count"]) == ("git log", 4)
+
+
+def test_write_goes_to_each_agents_file(tmp_path):
+    from agent_history import CODEX_SESSIONS, GEMINI_HOME
+
+    rules = learn.build_learn(read_history(CLAUDE_PROJECTS, CODEX_SESSIONS,
+                                           gemini_home=GEMINI_HOME))["rules"]
+    agents = sorted({a for r in rules for a in r["agents"]})
+    written = learn.write_rules(str(tmp_path), agents, rules)
+    assert sorted(os.path.basename(p) for p in written) == ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]
+    assert sorted(os.path.basename(p) for p in learn.remove_rules(str(tmp_path))) == [
+        "AGENTS.md", "CLAUDE.md", "GEMINI.md"]
+    assert os.listdir(tmp_path) == []
