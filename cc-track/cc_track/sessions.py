@@ -5,7 +5,8 @@ did with them comes from tracking.db (the ingested spool). The two are linked by
 time**, because neither side names the other: the spool record a `cc-filter run` appends
 carries the cwd and the time the run ended, and the history holds each call's cwd, the time
 the model asked for it and the time its result came back. A record belongs to the call whose
-[asked − 1 s, answered + 1 s] window holds the record's time, in the same project; when
+[asked − 1 s, answered + 1 s] window holds the record's time, in the same project (the one
+cc-filter recorded, or the one the record's cwd is in today, as for the calls); when
 several calls qualify (back-to-back calls, parallel calls, two sessions in one project) the
 one whose own window [asked, answered] holds it wins, then the one whose command contains the
 record's program and key, then the narrowest window. Each record links to one call at
@@ -48,31 +49,38 @@ def link_records(sessions, records) -> tuple[dict, list]:
     """({call id: [record, …]}, [records no call claims])."""
     import bisect
 
+    projects: dict = {}
+
+    def project_at(cwd):
+        if cwd not in projects:
+            projects[cwd] = project_of(cwd) if cwd else None
+        return projects[cwd]
+
     by_project: dict = {}  # project → ([window start], [window], longest window)
     for session in sessions:
         for call in session.calls:
             if call.ts is None:
                 continue
             end = call.end_ts if call.end_ts is not None else call.ts
-            project = project_of(call.cwd) if call.cwd else None
-            by_project.setdefault(project, []).append(
+            by_project.setdefault(project_at(call.cwd), []).append(
                 (call.ts - SLACK_SECONDS, end + SLACK_SECONDS, call))
     index = {}
-    for project, windows in by_project.items():
+    for key, windows in by_project.items():
         windows.sort(key=lambda w: w[0])
-        index[project] = ([w[0] for w in windows], windows,
+        index[key] = ([w[0] for w in windows], windows,
                           max(w[1] - w[0] for w in windows))
     linked: dict = {}
     unlinked = []
     for record in records:
-        project = record["project"] or (project_of(record["cwd"]) if record["cwd"] else None)
-        starts, windows, longest = index.get(project, ([], [], 0))
+        # the project cc-filter recorded, or the one its cwd is in today (as for the calls)
         fits = []
-        i = bisect.bisect_right(starts, record["ts"]) - 1
-        while i >= 0 and starts[i] >= record["ts"] - longest:
-            if windows[i][1] >= record["ts"]:
-                fits.append(windows[i])
-            i -= 1
+        for key in {record["project"], project_at(record["cwd"])} - {None}:
+            starts, windows, longest = index.get(key, ([], [], 0))
+            i = bisect.bisect_right(starts, record["ts"]) - 1
+            while i >= 0 and starts[i] >= record["ts"] - longest:
+                if windows[i][1] >= record["ts"] and windows[i] not in fits:
+                    fits.append(windows[i])
+                i -= 1
         if not fits:
             unlinked.append(record)
             continue
