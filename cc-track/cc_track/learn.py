@@ -261,10 +261,17 @@ def _atomic_write(path: str, text: str | None) -> None:
         mode = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
         mode = 0o644
-    with open(tmp, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _read(path: str) -> str | None:

@@ -205,3 +205,12 @@ def test_write_goes_to_each_agents_file(tmp_path):
     assert sorted(os.path.basename(p) for p in learn.remove_rules(str(tmp_path))) == [
         "AGENTS.md", "CLAUDE.md", "GEMINI.md"]
     assert os.listdir(tmp_path) == []
+
+
+def test_cli_learn_write_that_cannot_write_fails_cleanly(project):
+    root, env = project
+    (root / "CLAUDE.md").mkdir()  # not a file: the write must fail, root or not
+    out = run_here(root, env, "learn", "--since=2026-11-01", "--write")
+    assert out.returncode == 1 and out.stderr.startswith("cc-track: learn failed")
+    assert "Traceback" not in out.stderr
+    assert sorted(os.listdir(root)) == [".git", "CLAUDE.md"]  # no temp file left behind
