@@ -370,5 +370,6 @@ def render_learn(data: dict, style=None) -> str:
         out += ["", f"removed the rules block from {home.short_path(path)}"]
     if data["rules"] and not data["written"] and not data["removed"]:
         out += ["", style.dim("`cc-track learn --write` puts these rules into CLAUDE.md / "
-                              "AGENTS.md (a marked block; `--remove` takes it out).")]
+                              "AGENTS.md / GEMINI.md (a marked block; `--remove` takes it "
+                              "out).")]
     return "\n".join(out)

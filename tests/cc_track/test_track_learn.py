@@ -151,6 +151,7 @@ def test_cli_learn_elsewhere_sees_no_sessions(project, tmp_path):
     _root, env = project
     other = tmp_path / "other"
     other.mkdir()
+    subprocess.run(["git", "init", "-q", str(other)], check=True)  # its own project
     data = json.loads(run_here(other, env, "learn", "--since=2026-11-01",
                                "--format=json").stdout)
     assert data["sessions"] == 0 and data["rules"] == []
