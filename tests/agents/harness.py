@@ -116,6 +116,15 @@ def agent_user() -> AgentUser:
 _VENV: Path | None = None
 
 
+def _agent_python() -> str:
+    """An interpreter the agent user can execute, to build the product venv on: ours, unless
+    it lives somewhere private (a pyenv under /root), then the system's python3."""
+    real = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    if os.geteuid() == 0 and real.startswith("/root/") and os.access("/usr/bin/python3", os.X_OK):
+        return "/usr/bin/python3"
+    return sys.executable
+
+
 def product_venv() -> Path:
     """A venv with contextcrawler installed from this checkout; returns its bin directory."""
     global _VENV
@@ -124,7 +133,7 @@ def product_venv() -> Path:
     digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]
     base = Path(tempfile.mkdtemp(prefix=f"ctxcrl-venv-{digest}-"))
     os.chmod(base, 0o755)
-    subprocess.run([sys.executable, "-m", "venv", str(base)], check=True)
+    subprocess.run([_agent_python(), "-m", "venv", str(base)], check=True)
     pip = [str(base / "bin" / "python"), "-m", "pip", "install", "-q"]
     subprocess.run(pip + ["--upgrade", "pip"], check=True, capture_output=True)
     build = Path(tempfile.mkdtemp(prefix="ctxcrl-src-"))
