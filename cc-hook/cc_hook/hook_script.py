@@ -22,14 +22,16 @@ import sysconfig
 
 from cc_track import home
 
-HOOK_VERSION = 4
+HOOK_VERSION = 5
 """Bump when the script template or the stages' contract changes; `status` warns on older.
 2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`.
 3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
    no longer loses it), and runs cc-rewrite with `CTXCRL_QUIET_CONFIG=1` (one config warning
    per command: cc-gate's).
 4: stages start as `from cc_X.cli import run; run()`: the console-script entry, which ends
-   with `cc_peel.console.exit_now` (no interpreter teardown)."""
+   with `cc_peel.console.exit_now` (no interpreter teardown).
+5: Gemini: cc-rewrite runs before cc-gate (the gate judges the rewritten command too), and a
+   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
@@ -181,6 +183,34 @@ def env_lines(filter_bin: str | None = None) -> str:
     return lines
 
 
+#: Agents whose stages run cc-rewrite before cc-gate: the gate must judge the rewritten command
+#: too, because the agent's own rules judge only that (Gemini CLI's Policy Engine).
+GATE_AFTER_REWRITE = ("gemini",)
+#: Agents for which `init` installs a rule that lets `cc-filter run …` through (Gemini): when
+#: the pipeline itself fails (a stage missing or crashed, CTXCRL_DISABLED set), an event that
+#: mentions cc-filter is denied instead of left to that rule. The script keeps the event to
+#: know.
+FAIL_CLOSED_AGENTS = ("gemini",)
+FAIL_CLOSED_ANSWER = ('{"decision": "deny", "reason": "contextcrawler: the hook could not check '
+                      'this command, and cc-filter run is allowed only through the hook"}')
+
+
+def pipeline(agent: str, stages: list) -> str:
+    decode, gate, rewrite, encode = stages
+    rewrite = f"CTXCRL_QUIET_CONFIG=1 {rewrite}"
+    middle = [rewrite, gate] if agent in GATE_AFTER_REWRITE else [gate, rewrite]
+    return " | ".join([decode, *middle, encode])
+
+
+def no_answer_body(agent: str, no_answer: str) -> str:
+    q = shlex.quote
+    answer = f"printf '%s\\n' {q(no_answer)}; " if no_answer else ""
+    if agent not in FAIL_CLOSED_AGENTS:
+        return f"cat >/dev/null 2>&1; {answer}"
+    return (f"case ${{event-$(cat)}} in *cc-filter*) printf '%s\\n' {q(FAIL_CLOSED_ANSWER)} ;; "
+            f"*) {answer or ':'} ;; esac; ")
+
+
 def render(agent: str, no_answer: str, tools: dict | None = None,
            script: str | None = None, launcher="auto", filter_bin: str | None = None) -> str:
     """The script's text for `agent` (tools: name → absolute path; launcher: see
@@ -199,12 +229,11 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
         "@@AGENT@@": agent,
         "@@SCRIPT@@": q(script),
         "@@HASH_FILE_COMMENT@@": home.short_path(hash_path(script)),
-        "@@NO_ANSWER@@": f"printf '%s\\n' {q(no_answer)}; " if no_answer else "",
+        "@@NO_ANSWER_BODY@@": no_answer_body(agent, no_answer),
         "@@ENV@@": env,
-        "@@DECODE@@": stages[0],
-        "@@GATE@@": stages[1],
-        "@@REWRITE@@": stages[2],
-        "@@ENCODE@@": stages[3],
+        "@@READ_EVENT@@": "event=$(cat)\n" if agent in FAIL_CLOSED_AGENTS else "",
+        "@@FEED@@": "printf '%s\\n' \"$event\" | " if agent in FAIL_CLOSED_AGENTS else "",
+        "@@PIPELINE@@": pipeline(agent, stages),
     }
     text = template("hook.sh")
     for mark, value in replacements.items():
