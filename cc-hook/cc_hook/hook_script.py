@@ -207,8 +207,9 @@ def no_answer_body(agent: str, no_answer: str) -> str:
     answer = f"printf '%s\\n' {q(no_answer)}; " if no_answer else ""
     if agent not in FAIL_CLOSED_AGENTS:
         return f"cat >/dev/null 2>&1; {answer}"
+    # otherwise nothing: the agent's "no answer" (Gemini: an empty output changes nothing)
     return (f"case ${{event-$(cat)}} in *cc-filter*) printf '%s\\n' {q(FAIL_CLOSED_ANSWER)} ;; "
-            f"*) {answer or ':'} ;; esac; ")
+            "esac; ")
 
 
 def render(agent: str, no_answer: str, tools: dict | None = None,

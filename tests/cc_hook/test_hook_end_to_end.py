@@ -85,17 +85,26 @@ class Install:
             body = json.dumps(body)
         if isinstance(body, str):
             body = body.encode()
-        done = subprocess.run(["/bin/sh", "-c", self.script], input=body, capture_output=True,
-                              env=self.env, cwd=self.project, timeout=60)
+        done = subprocess.run(self.as_agent(["/bin/sh", "-c", self.script]), input=body,
+                              capture_output=True, env=self.env, cwd=self.project, timeout=60)
         assert done.returncode == 0
         assert b"Traceback" not in done.stderr, done.stderr
         return done.stdout.decode()
 
+    def as_agent(self, argv):
+        """Gemini's gate reads the running client's flags: run under a process named `gemini`
+        started headless (`-p`), as the real client starts its hooks."""
+        if self.agent != "gemini":
+            return argv
+        # the inner sh: argv ["gemini", "-c", …, "-p", *argv]; `; exit` keeps it from exec-ing
+        return ["bash", "-c", """exec -a gemini /bin/sh -c '"$@"; exit $?' -p "$@" """, "bash",
+                *argv]
+
     def gate_reason(self, command):
         """The reason cc-gate gives (its wording is cc-gate's business, not this test's)."""
         if command not in self._reasons:
-            done = run([os.path.join(BIN, "cc-gate"), f"--agent={self.agent}",
-                        f"--cwd={self.project}", command], self.env, self.project)
+            done = run(self.as_agent([os.path.join(BIN, "cc-gate"), f"--agent={self.agent}",
+                                      f"--cwd={self.project}", command]), self.env, self.project)
             # bare mode: `cc-gate: <decision>: <reason>` on stderr
             self._reasons[command] = done.stderr.rstrip("\n").split(": ", 2)[2]
         return self._reasons[command]
@@ -202,6 +211,10 @@ CASES = [
 def test_answers(installs, agent, shape, name, command, decision, rewritten):
     install = installs(agent)
     rewritten = rewritten and rewritten.replace("{F}", install.filter)
+    if agent == "gemini" and decision == "ask":
+        # Gemini's tools.allowed denies every other shell command (the client's own
+        # narrowing rule), so a headless Gemini refuses these: the gate says so.
+        decision = "deny"
     answer = install.hook(event(agent, shape, command, str(install.project)))
     reason = install.gate_reason(command)
     assert parse(answer) == expected_answer(agent, shape, command, decision, reason, rewritten)
@@ -288,11 +301,20 @@ def test_a_config_broken_after_install(tmp_path):
 
 
 def test_cc_hook_test_shows_the_answer(installs):
+    install = installs("claude")
+    done = run([CC_HOOK, "test", "claude", "git status"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert '"permissionDecision": "allow"' in done.stdout and \
+        f"{install.filter} run git status" in done.stdout
+
+
+def test_cc_hook_test_gemini_outside_the_client(installs):
+    """Gemini's rewrite depends on the running client (its approval mode, headless or not):
+    outside it the gate cannot know, so nothing is rewritten."""
     install = installs("gemini")
     done = run([CC_HOOK, "test", "gemini", "git status"], install.env, install.project)
     assert done.returncode == 0, done.stderr
-    assert '"decision": "allow"' in done.stdout and f"{install.filter} run git status" in \
-        done.stdout
+    assert "answer:  {}" in done.stdout and "cc-filter run" not in done.stdout
 
 
 def test_done_check_claude_fresh_home(tmp_path):

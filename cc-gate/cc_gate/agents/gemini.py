@@ -59,11 +59,14 @@ class GeminiState:
     """What the engine needs besides the rules: the approval mode and whether the run is
     headless (non-interactive)."""
 
-    __slots__ = ("mode", "headless", "policies", "filter_rule")
+    __slots__ = ("mode", "headless", "policies", "filter_rule", "known")
 
-    def __init__(self, mode: str, headless: bool, policies: list):
+    def __init__(self, mode, headless, policies: list, known: bool = True):
+        #: None when unknown (the client's process was not found): every rule then applies,
+        #: so only denies come out of it
         self.mode = mode
         self.headless = headless
+        self.known = known
         self.policies = sorted(policies, key=lambda r: -r.priority)  # stable, like the client
         self.filter_rule = any(FILTER_RULE_FILE in r.source for r in policies)
 
@@ -82,9 +85,10 @@ def load_rules(cwd: str) -> RuleSet:
     _settings_rules(rules, settings, flags, policies)
     _policy_files(rules, settings, flags, policies)
     mode = _approval_mode(rules, settings, flags)
-    rules.extra[NAME] = GeminiState(mode, flags.get("headless", True), policies)
-    add_config(rules)
-    rules.allow = []  # an allow of ours cannot make Gemini run anything (see the docstring)
+    known = bool(flags)
+    rules.extra[NAME] = GeminiState(mode if known else None,
+                                    flags.get("headless") if known else None, policies, known)
+    add_config(rules)  # its allow rules are listed, never used: only Gemini's engine allows
     return rules
 
 
@@ -291,6 +295,11 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
         denied = _hardening_deny(text, rules, engine)               # any spelling, any rule
         if denied is not None:
             return denied
+    if not state.known:
+        if typed != command:  # the installed rule would let it through unchecked
+            return decision.GateDecision(DENY, f"`cc-filter run` typed by the model cannot be "
+                                               f"checked: {rules.doubt}")
+        return decision.GateDecision(ASK, rules.doubt or "Gemini's mode is unknown")
     verdict, why = engine.check(command, args)
     if verdict == DENY:
         return decision.GateDecision(DENY, f"Gemini's policy: {why}")

@@ -64,10 +64,12 @@ class PolicyRule:
     def from_json(cls, row: list) -> "PolicyRule":
         return cls(row[0], row[1], row[2] or None, row[3], row[4], row[5], row[6], row[7])
 
-    def applies(self, mode: str, headless: bool) -> bool:
-        if self.modes is not None and mode not in self.modes:
+    def applies(self, mode, headless) -> bool:
+        """In this approval mode, headless or not (None: unknown, the rule may apply)."""
+        if self.modes is not None and mode is not None and mode not in self.modes:
             return False
-        if self.interactive is not None and self.interactive == headless:
+        if self.interactive is not None and headless is not None and \
+                self.interactive == headless:
             return False
         return True
 

@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -115,7 +114,8 @@ def pytest_venv() -> Path:
     global _PYTEST_BIN
     if _PYTEST_BIN is None:
         base = Path(tempfile.mkdtemp(prefix="ctxcrl-pytest-"))
-        subprocess.run([sys.executable, "-m", "venv", str(base)], check=True)
+        os.chmod(base, 0o755)
+        subprocess.run([harness.agent_python(), "-m", "venv", str(base)], check=True)
         proc = subprocess.run([str(base / "bin" / "python"), "-m", "pip", "install", "-q",
                                "pytest"], capture_output=True, text=True)
         if proc.returncode != 0:

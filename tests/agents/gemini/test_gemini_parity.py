@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -278,9 +277,8 @@ def test_a_failing_pipeline_refuses_what_mentions_cc_filter(agent_tmp):
     run.user_policy(rule("allow", 100, commandPrefix="git status"))
     run.install_hook(bin_dir)
     before = run.ws.remote_head()
-    subprocess.run(["git", "-C", str(run.ws.project), "-c", "user.name=D", "-c",
-                    "user.email=d@x", "commit", "--allow-empty", "-qm", "wip"], check=True)
-    harness.chown_tree(run.ws.project, run.ws.user)
+    assert harness.run_as_agent(["git", "commit", "--allow-empty", "-qm", "wip"],
+                                run.ws).returncode == 0
     server, proc = run.run(["git status", "cc-filter run " + PUSH, "cc-filter run git status"],
                            env={"CTXCRL_DISABLED": "1"})
     got = [outcome_of(r) for r in server.function_responses()]
