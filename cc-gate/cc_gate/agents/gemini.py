@@ -303,7 +303,9 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
     verdict, why = engine.check(command, args)
     if verdict == DENY:
         return decision.GateDecision(DENY, f"Gemini's policy: {why}")
-    if verdict == ALLOW and typed != command:
+    if typed != command:
+        # The installed rule lets `cc-filter run …` through; X itself must be allowed (where
+        # the gate cannot tell, the client might still run it: deny).
         inner, inner_why = engine.check(typed, {**args, "command": typed})
         if inner != ALLOW or rules.doubt is not None:
             return decision.GateDecision(
