@@ -222,3 +222,13 @@ def test_command_prefix_is_the_engines_regex(prefix, command, matches):
 def test_stable_args_sort_keys_and_wrap_pairs_in_nul():
     assert policy.stable_args({"description": "d", "command": "ls"}) == \
         '{\0"command":"ls"\0,\0"description":"d"\0}'
+
+
+def test_the_relaunched_client_is_found_by_its_script_name():
+    """Gemini CLI relaunches itself as `node --max-old-space-size=N …/gemini …` (measured):
+    the hook's parent is that child."""
+    from cc_gate import process
+
+    argv = ["/usr/bin/node", "--max-old-space-size=12052", "/x/node_modules/.bin/gemini", "-p"]
+    assert "gemini" in process.program_names(argv)
+    assert process.program_names(["node", "/x/bin/claude"]) == ("node", "claude")

@@ -390,3 +390,47 @@ def test_opencode_plugin_rewrites_and_blocks(tmp_path):
         results[1]["error"]
     assert results[2] == {"command": "frobnicate", "description": "d"}
     assert results[3] == {"filePath": "a.txt"}
+
+
+def test_gemini_installs_the_rule_for_rewritten_commands(installs):
+    """`init --agent gemini` (global) writes the Policy Engine rule that lets a rewritten
+    `cc-filter run …` run; the rule names both spellings cc-rewrite may write."""
+    install = installs("gemini")
+    text = (install.home / ".gemini" / "policies" / "ctxcrl.toml").read_text()
+    assert 'toolName = "run_shell_command"' in text and 'decision = "allow"' in text
+    assert '"cc-filter run"' in text and f'"{install.filter} run"' in text
+    assert 'interactive = false' in text and 'modes = ["default", "autoEdit"]' in text
+
+
+@pytest.mark.parametrize("how", ["disabled", "tampered"])
+def test_gemini_hook_fails_closed_for_cc_filter_commands(tmp_path, how):
+    """When the pipeline cannot answer, the installed rule would let a `cc-filter run X`
+    through unchecked: the script denies an event that mentions cc-filter, and still gives
+    no answer for anything else."""
+    install = Install("gemini", tmp_path)
+    env = dict(install.env)
+    if how == "disabled":
+        env["CTXCRL_DISABLED"] = "1"
+    else:
+        with open(install.script, "a") as f:
+            f.write("# changed\n")
+
+    def answer(command):
+        body = json.dumps(event("gemini", None, command, str(install.project))).encode()
+        done = subprocess.run(install.as_agent(["/bin/sh", "-c", install.script]), input=body,
+                              capture_output=True, env=env, cwd=install.project, timeout=60)
+        assert done.returncode == 0
+        return parse(done.stdout.decode())
+
+    denied = answer("cc-filter run git push origin main")
+    assert denied["decision"] == "deny" and "could not check" in denied["reason"]
+    assert answer("git status") is None
+
+
+def test_gemini_uninstall_removes_the_rule(tmp_path):
+    install = Install("gemini", tmp_path)
+    rule = install.home / ".gemini" / "policies" / "ctxcrl.toml"
+    assert rule.exists()
+    done = run([CC_HOOK, "uninstall", "--agent", "gemini"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert not rule.exists()
