@@ -232,3 +232,21 @@ def test_the_relaunched_client_is_found_by_its_script_name():
     argv = ["/usr/bin/node", "--max-old-space-size=12052", "/x/node_modules/.bin/gemini", "-p"]
     assert "gemini" in process.program_names(argv)
     assert process.program_names(["node", "/x/bin/claude"]) == ("node", "claude")
+
+
+def test_yolo_false_is_not_yolo(private_home, tmp_path, client):
+    policies(private_home, FILTER_RULE)
+    client["argv"] = ["gemini", "-p", "go", "--yolo", "false"]
+    assert judge(tmp_path, "rm -rf build").decision == DENY
+    client["argv"] = ["gemini", "-p", "go", "--yolo=false"]
+    assert judge(tmp_path, "rm -rf build").decision == DENY
+    client["argv"] = ["gemini", "--yolo", "true", "-p", "go"]
+    assert judge(tmp_path, "rm -rf build").decision == ALLOW
+
+
+def test_gemini_cli_home_moves_the_user_tier(private_home, tmp_path, client, monkeypatch):
+    other = tmp_path / "other"
+    policies(other, rule("deny", 100, 'commandPrefix = "git status"'))
+    policies(private_home, rule("allow", 100, 'commandPrefix = "git status"'))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(other))
+    assert judge(tmp_path, "git status").decision == DENY

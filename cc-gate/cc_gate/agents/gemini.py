@@ -109,8 +109,11 @@ def _client_flags(rules: RuleSet) -> dict:
         name, eq, value = word.partition("=")
         if word == "--":
             break
-        if word in ("-y", "--yolo") or (name == "--yolo" and value == "true"):
-            flags["yolo"] = True
+        if word in ("-y", "--yolo") or name == "--yolo":
+            following = words[i + 1] if i + 1 < len(words) else ""
+            if not eq and following in ("true", "false"):  # yargs reads `--yolo false`
+                value, i = following, i + 1
+            flags["yolo"] = value != "false"
         elif word in ("-p", "--prompt") or name == "--prompt":
             flags["prompt"] = True
             i += 0 if eq else 1
@@ -140,9 +143,14 @@ def _client_flags(rules: RuleSet) -> dict:
     return flags
 
 
+def gemini_home() -> str:
+    """Where Gemini CLI keeps `.gemini/` (`GEMINI_CLI_HOME` replaces the home folder)."""
+    return os.environ.get("GEMINI_CLI_HOME") or home_dir()
+
+
 def _settings(rules: RuleSet, cwd: str) -> list:
     """The settings objects, highest precedence first (system, project, user)."""
-    home = home_dir()
+    home = gemini_home()
     user_dir = os.path.join(home, ".gemini")
     files = [os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or SYSTEM_SETTINGS]
     project = find_project_dir(cwd, ".gemini", home)
@@ -223,7 +231,7 @@ def _policy_files(rules: RuleSet, settings: list, flags: dict, policies: list) -
         paths += [(p, policy.TIER_ADMIN) for p in admin]
     user = flags.get("policy") or _list(_first(settings, "policyPaths"))
     paths += [(os.path.expanduser(p), policy.TIER_USER) for p in user] or \
-        [(os.path.join(home_dir(), ".gemini", "policies"), policy.TIER_USER)]
+        [(os.path.join(gemini_home(), ".gemini", "policies"), policy.TIER_USER)]
     for path, tier in paths:
         try:
             files = policy.policy_files(os.path.abspath(path))
