@@ -30,14 +30,25 @@ def program_names(argv: list) -> tuple:
     if not argv:
         return ()
     names = [os.path.basename(argv[0])]
-    if len(argv) > 1 and names[0] in ("node", "nodejs", "bun", "deno", "python", "python3"):
-        names.append(os.path.basename(argv[1]))
+    if names[0] in ("node", "nodejs", "bun", "deno", "python", "python3"):
+        # the script: the first word that is not an option (a relaunched Gemini CLI runs as
+        # `node --max-old-space-size=N /…/bin/gemini …`)
+        script = next((a for a in argv[1:] if not a.startswith("-")), None)
+        if script is not None:
+            names.append(os.path.basename(script))
     return tuple(names)
 
 
 def client_argv(names, start: int | None = None):
     """The argv of the nearest ancestor process (from `start`, default this process's parent)
     whose program name is in `names`; None when there is none or /proc cannot be read."""
+    found = client_process(names, start)
+    return None if found is None else found[1]
+
+
+def client_process(names, start: int | None = None):
+    """(pid, argv) of that ancestor, for what else /proc tells about it (its terminal); None
+    when there is none or /proc cannot be read."""
     pid = os.getppid() if start is None else start
     for _ in range(_MAX_HOPS):
         if pid <= 1:
@@ -46,6 +57,15 @@ def client_argv(names, start: int | None = None):
         if argv is None:
             return None
         if any(name in names for name in program_names(argv)):
-            return argv
+            return pid, argv
         pid = ppid
     return None
+
+
+def is_terminal(pid: int, fd: int):
+    """Whether the process's file descriptor `fd` is a terminal; None when unreadable."""
+    try:
+        target = os.readlink(f"/proc/{pid}/fd/{fd}")
+    except OSError:
+        return None
+    return target.startswith(("/dev/pts/", "/dev/tty")) or target == "/dev/console"

@@ -32,7 +32,9 @@ HOOK_VERSION = 5
    with `cc_peel.console.exit_now` (no interpreter teardown).
 5: agents that filter after execution (Copilot CLI) get two pipelines in one script, chosen by
    its first argument: `pre` (decode | cc-gate | encode: denies only) and `post`
-   (decode | cc-filter result | encode)."""
+   (decode | cc-filter result | encode).
+   Gemini: cc-rewrite runs before cc-gate (the gate judges the rewritten command too), and a
+   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
@@ -168,7 +170,11 @@ def stage_commands(agent: str, tools: dict, launcher=None,
     """(the `path=` line or "", the stage commands of one of PIPELINES)."""
     q = shlex.quote
     steps = []
-    for name, rest in PIPELINES[pipeline]:
+    order = PIPELINES[pipeline]
+    if pipeline == REWRITE and agent in GATE_AFTER_REWRITE:
+        decode, gate, rewrite, encode = order
+        order = (decode, rewrite, gate, encode)
+    for name, rest in order:
         if rest in ("decode", "encode"):
             rest = f"{rest} {agent}"
         elif rest == "--agent":
@@ -187,7 +193,7 @@ def stage_commands(agent: str, tools: dict, launcher=None,
     return path_line, commands
 
 
-def answer_line(stages: list[str]) -> str:
+def answer_line(stages: list[str], feed: str = "") -> str:
     """`answer=$(…)`: the stages chained; the first gets the script's path for its check;
     cc-rewrite and cc-filter run with CTXCRL_QUIET_CONFIG=1 (one config warning: cc-gate's,
     or decode's)."""
@@ -201,7 +207,7 @@ def answer_line(stages: list[str]) -> str:
             quiet = "cc_rewrite" in stage or "cc-rewrite" in stage or "cc_filter" in stage \
                 or "cc-filter" in stage
             parts.append(f"CTXCRL_QUIET_CONFIG=1 {stage}" if quiet else stage)
-    return "answer=$(" + " | ".join(parts) + ")"
+    return "answer=$(" + feed + " | ".join(parts) + ")"
 
 
 def env_lines(filter_bin: str | None = None) -> str:
@@ -221,6 +227,28 @@ def env_lines(filter_bin: str | None = None) -> str:
     return lines
 
 
+#: Agents whose stages run cc-rewrite before cc-gate: the gate must judge the rewritten command
+#: too, because the agent's own rules judge only that (Gemini CLI's Policy Engine).
+GATE_AFTER_REWRITE = ("gemini",)
+#: Agents for which `init` installs a rule that lets `cc-filter run …` through (Gemini): when
+#: the pipeline itself fails (a stage missing or crashed, CTXCRL_DISABLED set), an event that
+#: mentions cc-filter is denied instead of left to that rule. The script keeps the event to
+#: know.
+FAIL_CLOSED_AGENTS = ("gemini",)
+FAIL_CLOSED_ANSWER = ('{"decision": "deny", "reason": "contextcrawler: the hook could not check '
+                      'this command, and cc-filter run is allowed only through the hook"}')
+
+
+def no_answer_body(agent: str, no_answer: str) -> str:
+    q = shlex.quote
+    answer = f"printf '%s\\n' {q(no_answer)}; " if no_answer else ""
+    if agent not in FAIL_CLOSED_AGENTS:
+        return f"cat >/dev/null 2>&1; {answer}"
+    # otherwise nothing: the agent's "no answer" (Gemini: an empty output changes nothing)
+    return (f"case ${{event-$(cat)}} in *cc-filter*) printf '%s\\n' {q(FAIL_CLOSED_ANSWER)} ;; "
+            "esac; ")
+
+
 def render(agent: str, no_answer: str, tools: dict | None = None,
            script: str | None = None, launcher="auto", filter_bin: str | None = None,
            pipelines: tuple = (REWRITE,)) -> str:
@@ -235,9 +263,12 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
         launcher = stage_launcher(tools)
     path_line = ""
     lines = []
+    # Fail-closed agents keep the event (the script reads it first) to answer for it when the
+    # pipeline fails.
+    feed = "printf '%s\\n' \"$event\" | " if agent in FAIL_CLOSED_AGENTS else ""
     for pipeline in pipelines:
         path_line, stages = stage_commands(agent, tools, launcher, pipeline)
-        lines.append(answer_line(stages))
+        lines.append(answer_line(stages, feed))
     if len(lines) == 1:
         answer = lines[0]
     else:
@@ -249,8 +280,9 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
         "@@AGENT@@": agent,
         "@@SCRIPT@@": q(script),
         "@@HASH_FILE_COMMENT@@": home.short_path(hash_path(script)),
-        "@@NO_ANSWER@@": f"printf '%s\\n' {q(no_answer)}; " if no_answer else "",
+        "@@NO_ANSWER_BODY@@": no_answer_body(agent, no_answer),
         "@@ENV@@": env,
+        "@@READ_EVENT@@": "event=$(cat)\n" if agent in FAIL_CLOSED_AGENTS else "",
         "@@ANSWER@@": answer,
     }
     text = template("hook.sh")

@@ -81,7 +81,7 @@ def encode(agent: str, body: str | None) -> str:
             continue
         answer = codec.encode(record)
         return codec.NO_ANSWER if answer is None else dumps(answer)
-    return codec.NO_ANSWER
+    return getattr(codec, "NO_RECORD", codec.NO_ANSWER)
 
 
 def run(direction: str, agent: str) -> int:
@@ -102,7 +102,8 @@ def run(direction: str, agent: str) -> int:
         out = decode(agent, body) if direction == "decode" else encode(agent, body)
     except Exception as exc:  # the hook never blocks the agent
         _warn(f"{direction} {agent}: {type(exc).__name__}: {exc}")
-        out = None if direction == "decode" else load(agent).NO_ANSWER
+        codec = load(agent)
+        out = None if direction == "decode" else getattr(codec, "NO_RECORD", codec.NO_ANSWER)
     if out:
         write_all(1, (out + "\n").encode("utf-8"))
     return 0

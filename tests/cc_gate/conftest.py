@@ -16,5 +16,7 @@ def private_home(tmp_path, monkeypatch):
 
     monkeypatch.setattr(claude, "MANAGED_SETTINGS", [str(tmp_path / "managed.json")])
     monkeypatch.setattr(gemini, "SYSTEM_SETTINGS", str(tmp_path / "gemini-system.json"))
+    monkeypatch.setattr(gemini, "SYSTEM_POLICIES", str(tmp_path / "gemini-system-policies"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     sources._parsed.clear()
     return home

@@ -104,6 +104,10 @@ def test_odd_shapes_are_ignored_quietly(private_home, tmp_path):
 
 
 def test_gemini_sources(private_home, tmp_path):
+    """The deprecated settings keys: entries with arguments are tool names Gemini CLI 0.61.0
+    matches against no tool, so the gate keeps them as denies/asks of its own; tools.allowed
+    becomes the client's allow rules (priority 4.3) plus its deny of every other shell command
+    (4.29), inside Gemini's model (rules.extra)."""
     write_json(private_home / ".gemini/settings.json", """{
       // comments are allowed in Gemini settings
       "tools": {
@@ -118,12 +122,13 @@ def test_gemini_sources(private_home, tmp_path):
     rules = load_rules("gemini", str(tmp_path / "proj"))
     assert [(r.kind, r.text) for r in rules.all()] == [
         ("deny", "run_shell_command(dd)"),
-        ("deny", "run_shell_command(rm -rf)"),
         ("deny", "ShellTool(curl)"),
+        ("deny", "run_shell_command(rm -rf)"),
         ("ask", "run_shell_command(git push)"),
-        ("allow", "run_shell_command(git status)"),
-        ("allow", "run_shell_command(ls)"),
     ]
+    policies = [(r.decision, r.priority, r.kind, r.text) for r in rules.extra["gemini"].policies]
+    assert ("allow", 4.3, "prefix", "git status") in policies
+    assert ("deny", 4.29, None, None) in policies
     assert rules.warnings == []
 
 

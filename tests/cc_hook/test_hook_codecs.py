@@ -252,16 +252,18 @@ ENCODE_CASES = [
     ("opencode", dict(record("opencode", rewritten=None, event={"phase": "post"}),
                       exit_code=0), None),
     # Gemini
-    ("gemini", record("gemini", input_={"command": CMD, "description": "d"}),
-     {"decision": "ask_user",
-      "hookSpecificOutput": {"tool_input": {"command": RW, "description": "d"}}}),
+    # Gemini: never "ask"/"ask_user" (ask hangs a headless run, ask_user grants nothing); a
+    # rewrite only on the gate's allow; "{}" (no change) for everything else, so that an empty
+    # answer means a stage failed (the hook script then refuses what mentions cc-filter).
+    ("gemini", record("gemini", input_={"command": CMD, "description": "d"}), {}),
     ("gemini", record("gemini", decision="allow", input_={"command": CMD}),
      {"decision": "allow", "hookSpecificOutput": {"tool_input": {"command": RW}}}),
     ("gemini", record("gemini", decision="deny", reason="r", rewritten=None),
      {"decision": "deny", "reason": "contextcrawler: r"}),
     ("gemini", record("gemini", decision="deny", reason="r"),
      {"decision": "deny", "reason": "contextcrawler: r"}),
-    ("gemini", record("gemini", rewritten=None), None),
+    ("gemini", record("gemini", rewritten=None), {}),
+    ("gemini", record("gemini", decision="allow", rewritten=None), {}),
 ]
 
 

@@ -85,17 +85,26 @@ class Install:
             body = json.dumps(body)
         if isinstance(body, str):
             body = body.encode()
-        done = subprocess.run(["/bin/sh", "-c", self.script], input=body, capture_output=True,
-                              env=self.env, cwd=self.project, timeout=60)
+        done = subprocess.run(self.as_agent(["/bin/sh", "-c", self.script]), input=body,
+                              capture_output=True, env=self.env, cwd=self.project, timeout=60)
         assert done.returncode == 0
         assert b"Traceback" not in done.stderr, done.stderr
         return done.stdout.decode()
 
+    def as_agent(self, argv):
+        """Gemini's gate reads the running client's flags: run under a process named `gemini`
+        started headless (`-p`), as the real client starts its hooks."""
+        if self.agent != "gemini":
+            return argv
+        # the inner sh: argv ["gemini", "-c", …, "-p", *argv]; `; exit` keeps it from exec-ing
+        return ["bash", "-c", """exec -a gemini /bin/sh -c '"$@"; exit $?' -p "$@" """, "bash",
+                *argv]
+
     def gate_reason(self, command):
         """The reason cc-gate gives (its wording is cc-gate's business, not this test's)."""
         if command not in self._reasons:
-            done = run([os.path.join(BIN, "cc-gate"), f"--agent={self.agent}",
-                        f"--cwd={self.project}", command], self.env, self.project)
+            done = run(self.as_agent([os.path.join(BIN, "cc-gate"), f"--agent={self.agent}",
+                                      f"--cwd={self.project}", command]), self.env, self.project)
             # bare mode: `cc-gate: <decision>: <reason>` on stderr
             self._reasons[command] = done.stderr.rstrip("\n").split(": ", 2)[2]
         return self._reasons[command]
@@ -202,6 +211,10 @@ CASES = [
 def test_answers(installs, agent, shape, name, command, decision, rewritten):
     install = installs(agent)
     rewritten = rewritten and rewritten.replace("{F}", install.filter)
+    if agent == "gemini" and decision == "ask":
+        # Gemini's tools.allowed denies every other shell command (the client's own
+        # narrowing rule), so a headless Gemini refuses these: the gate says so.
+        decision = "deny"
     answer = install.hook(event(agent, shape, command, str(install.project)))
     reason = install.gate_reason(command)
     assert parse(answer) == expected_answer(agent, shape, command, decision, reason, rewritten)
@@ -288,13 +301,22 @@ def test_a_config_broken_after_install(tmp_path):
 
 
 def test_cc_hook_test_shows_the_answer(installs):
+    install = installs("claude")
+    done = run([CC_HOOK, "test", "claude", "git status"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert '"permissionDecision": "allow"' in done.stdout and \
+        f"{install.filter} run git status" in done.stdout
+
+
+def test_cc_hook_test_gemini_outside_the_client(installs):
+    """Gemini's rewrite depends on the running client (its approval mode, headless or not):
+    outside it the gate cannot know, so nothing is rewritten."""
     install = installs("gemini")
     done = run([CC_HOOK, "test", "gemini", "git status"], install.env, install.project)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[0] == \
-        f"Gemini CLI runs filtered, without asking: {install.filter} run git status"
-    assert '"decision": "allow"' in done.stdout
-
+    # outside the client (no `gemini -p` process): never rewritten, Gemini's own flow decides
+    assert done.stdout.startswith("Gemini CLI decides on the original command"), done.stdout
+    assert "cc-filter run" not in done.stdout.splitlines()[0]
 
 @pytest.mark.parametrize("command, first, receives", [
     ("git status", "Claude Code runs filtered, without asking:", "untracked:\n    new.txt"),
@@ -464,3 +486,47 @@ def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     first = done.stdout.splitlines()[0]
     assert first.startswith("OpenCode ") and "refused" not in first
     assert "The model receives" in done.stdout
+
+
+def test_gemini_installs_the_rule_for_rewritten_commands(installs):
+    """`init --agent gemini` (global) writes the Policy Engine rule that lets a rewritten
+    `cc-filter run …` run; the rule names both spellings cc-rewrite may write."""
+    install = installs("gemini")
+    text = (install.home / ".gemini" / "policies" / "ctxcrl.toml").read_text()
+    assert 'toolName = "run_shell_command"' in text and 'decision = "allow"' in text
+    assert '"cc-filter run"' in text and f'"{install.filter} run"' in text
+    assert 'interactive = false' in text and 'modes = ["default", "autoEdit"]' in text
+
+
+@pytest.mark.parametrize("how", ["disabled", "tampered"])
+def test_gemini_hook_fails_closed_for_cc_filter_commands(tmp_path, how):
+    """When the pipeline cannot answer, the installed rule would let a `cc-filter run X`
+    through unchecked: the script denies an event that mentions cc-filter, and still gives
+    no answer for anything else."""
+    install = Install("gemini", tmp_path)
+    env = dict(install.env)
+    if how == "disabled":
+        env["CTXCRL_DISABLED"] = "1"
+    else:
+        with open(install.script, "a") as f:
+            f.write("# changed\n")
+
+    def answer(command):
+        body = json.dumps(event("gemini", None, command, str(install.project))).encode()
+        done = subprocess.run(install.as_agent(["/bin/sh", "-c", install.script]), input=body,
+                              capture_output=True, env=env, cwd=install.project, timeout=60)
+        assert done.returncode == 0
+        return parse(done.stdout.decode())
+
+    denied = answer("cc-filter run git push origin main")
+    assert denied["decision"] == "deny" and "could not check" in denied["reason"]
+    assert answer("git status") is None
+
+
+def test_gemini_uninstall_removes_the_rule(tmp_path):
+    install = Install("gemini", tmp_path)
+    rule = install.home / ".gemini" / "policies" / "ctxcrl.toml"
+    assert rule.exists()
+    done = run([CC_HOOK, "uninstall", "--agent", "gemini"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert not rule.exists()

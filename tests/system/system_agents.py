@@ -44,6 +44,10 @@ class Agent:
         patterns (`git push --force`, `ls:*`), in the agent's syntax."""
         raise NotImplementedError
 
+    def launch(self, argv: list) -> list:
+        """How the agent starts its hook (argv of the hook command): as is."""
+        return argv
+
 
 def _load(path) -> dict:
     with open(path, encoding="utf-8-sig") as f:
@@ -131,6 +135,12 @@ class Gemini(Agent):
                 "tool_name": "run_shell_command",
                 "tool_input": {"command": command, "description": "system test step"}}
 
+    def launch(self, argv):
+        # Gemini's gate reads the running client's flags: start the hook from a process named
+        # `gemini`, headless (`-p`), as the client does (`; exit` keeps sh from exec-ing).
+        return ["bash", "-c", """exec -a gemini /bin/sh -c '"$@"; exit $?' -p "$@" """, "bash",
+                *argv]
+
     def registered(self, home):
         data = _load(os.path.join(home, self.settings))
         return [h["command"] for entry in data.get("hooks", {}).get("BeforeTool", [])
@@ -189,8 +199,9 @@ class Session:
     def ask_hook(self, command: str, body: bytes | None = None, env=None):
         event = self.agent.event(command, str(self.box.project))
         data = body if body is not None else json.dumps(event).encode()
-        done = subprocess.run(["/bin/sh", "-c", self.hook], input=data, cwd=self.box.project,
-                              env=env or self.box.env, capture_output=True, timeout=60)
+        done = subprocess.run(self.agent.launch(["/bin/sh", "-c", self.hook]), input=data,
+                              cwd=self.box.project, env=env or self.box.env,
+                              capture_output=True, timeout=60)
         return done
 
     def run(self, command: str, timeout: float = 120) -> Step:

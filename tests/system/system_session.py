@@ -136,10 +136,15 @@ def run_session(box, agent_name: str) -> tuple[Session, Checks, int]:
     c.check("Fix add" in st.output, "git log | head -5: the new commit is missing", st)
     c.check(len(st.output.splitlines()) <= 5, "git log | head -5: more than 5 lines", st)
 
-    st = step("git ls-files | wc -l", decision=None, rewritten=0)
-    c.check(st.answer.command == "git ls-files | wc -l",
-            "git ls-files | wc -l must reach the shell unchanged", st)
-    c.check(st.output.strip() == "5", "git ls-files | wc -l: wrong count", st)
+    if agent_name == "gemini":
+        # No rule allows `wc`: headless Gemini refuses it (its tools.allowed denies every
+        # other shell command), and the gate says so rather than leave it to the client.
+        step("git ls-files | wc -l", decision="deny")
+    else:
+        st = step("git ls-files | wc -l", decision=None, rewritten=0)
+        c.check(st.answer.command == "git ls-files | wc -l",
+                "git ls-files | wc -l must reach the shell unchanged", st)
+        c.check(st.output.strip() == "5", "git ls-files | wc -l: wrong count", st)
 
     # 5. a denied force push, then a normal one
     before = box.sh(f"git --git-dir={box.remote} rev-parse main").stdout

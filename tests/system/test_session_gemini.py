@@ -26,7 +26,9 @@ def test_gemini_answer_shapes(sandbox):
     assert out["hookSpecificOutput"]["tool_input"]["description"] == "system test step"
     out = answer("python -m pytest -q")
     assert out["decision"] == "allow"
-    assert answer("make") is None  # no allow rule: Gemini's own policy decides, on the original
+    # no allow rule: headless Gemini refuses it (tools.allowed denies every other shell command)
+    out = answer("make")
+    assert out["decision"] == "deny"
     out = answer("git push --force")
     assert out["decision"] == "deny" and "git push --force" in out["reason"]
-    assert answer("git ls-files | wc -l") is None
+    assert answer("git ls-files | wc -l")["decision"] == "deny"  # `wc`: no rule

@@ -1,18 +1,31 @@
-"""Gemini CLI: BeforeTool hook with matcher "run_shell_command" (DESIGN §8).
+"""Gemini CLI: BeforeTool hook with matcher "run_shell_command" (DESIGN §8; measured on 0.61.0).
 
 Event: {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
-"tool_input": {"command": …, …}, "cwd": …}. Answer with a rewrite:
-{"decision": "allow"|"ask_user",
- "hookSpecificOutput": {"tool_input": {<tool_input>, "command": R}}};
-deny → {"decision": "deny", "reason": …}.
+"tool_input": {"command": …, "description": …, …}, "cwd": …}.
+
+Gemini's own decision words: only "deny" / "block" refuse (the reason reaches the model);
+"ask" forces a confirmation and hangs a headless run, so it is never sent; any other decision
+("allow", "ask_user" included) grants nothing: the Policy Engine then judges the tool input the
+hook leaves, after the hook. Answers:
+- gate allow, rewritten → {"decision": "allow", "hookSpecificOutput": {"tool_input":
+  {<tool_input>, "command": R}}} (cc-gate allowed it only after judging R with Gemini's rules);
+- gate deny → {"decision": "deny", "reason": …};
+- anything else → {} (no change). Every record gets an answer, so an empty answer means the
+  pipeline failed: the hook script then refuses a command that mentions cc-filter
+  (cc_hook.hook_script.FAIL_CLOSED_AGENTS), which the rule installed for rewritten commands
+  would otherwise let through unchecked.
 """
 from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
 
 NAME = "gemini"
 CONFIG_DIR = ".gemini"
-NO_ANSWER = ""
+NO_ANSWER = "{}"
+NO_RECORD = ""
+"""What encode prints when no record reached it (a stage failed): nothing, so the hook script
+knows."""
 SHELL_TOOLS = ("run_shell_command",)
 EVENT_NAME = "BeforeTool"
+POLICY_FILE = "ctxcrl.toml"
 
 
 def decode(event: dict) -> dict | None:
@@ -31,19 +44,32 @@ def encode(record: dict) -> dict | None:
     if decision == "deny":
         return {"decision": "deny", "reason": deny_reason(record)}
     rewritten = rewritten_of(record)
-    if rewritten is None:
+    if rewritten is None or decision != "allow":
         return None
-    return {"decision": "allow" if decision == "allow" else "ask_user",
+    return {"decision": "allow",
             "hookSpecificOutput": {"tool_input": updated_input(record, rewritten)}}
 
 
 def artifacts(scope: str, root: str, ctx) -> list:
     import os
 
-    from ..artifacts import JsonRegistration
+    from cc_gate.agents.gemini import filter_rule_text
+
+    from ..artifacts import JsonRegistration, OwnedFile
 
     base = os.path.join(ctx.user_home if scope == "global" else root, CONFIG_DIR)
-    return [
+    found = [
         JsonRegistration.matcher_group(os.path.join(base, "settings.json"), "BeforeTool",
                                        "run_shell_command", ctx.hook_command),
     ]
+    if scope == "global":
+        # The Policy Engine judges the rewritten `cc-filter run X`: this rule lets it run
+        # (user tier; Gemini CLI 0.61.0 never loads the workspace tier, so a project install
+        # has no rule and compacts only what Gemini runs without one: yolo mode).
+        commands = ["cc-filter"]
+        if ctx.filter_command and ctx.filter_command != "cc-filter":
+            commands.append(ctx.filter_command)
+        found.append(OwnedFile(os.path.join(base, "policies", POLICY_FILE),
+                               filter_rule_text(commands),
+                               "Policy Engine rule for rewritten commands"))
+    return found

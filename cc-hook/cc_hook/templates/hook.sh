@@ -13,8 +13,8 @@
 # `python -I -S` (no `site`: faster) with our packages' folders on sys.path. cc-rewrite runs
 # with CTXCRL_QUIET_CONFIG=1: a malformed config.toml is reported once, by cc-gate.
 script=@@SCRIPT@@
-no_answer() { cat >/dev/null 2>&1; @@NO_ANSWER@@exit 0; }
+no_answer() { @@NO_ANSWER_BODY@@exit 0; }
 case ${CTXCRL_DISABLED:-} in ''|0) ;; *) no_answer ;; esac
-@@ENV@@@@ANSWER@@
+@@ENV@@@@READ_EVENT@@@@ANSWER@@
 [ -n "$answer" ] && printf '%s\n' "$answer" && exit 0
 no_answer

@@ -1,0 +1,133 @@
+"""Budget of Gemini CLI's hook (DESIGN §9, issue 13): one BeforeTool event for an allowed
+`git status` through the installed script (`sh` + `cc-hook decode | cc-rewrite | cc-gate |
+cc-hook encode`: the gate judges Gemini's policies on the original and the rewritten command),
+as a ratio to `python3 -I -S -c pass` (target ≤ 4×), plus what the gate stage imports with its
+policy cache warm (tomllib, re: must not appear) and cold (the one run that parses TOML).
+
+The hook runs under a process named `gemini` started with `-p` (`exec -a`), as the real
+client starts it: the gate reads the client's flags from /proc. That costs one more `sh`
+start than the Claude row (about 1 ms). Installs with `cc-hook init --agent gemini` into a
+private HOME and CTXCRL_HOME. `python bench/bench_gemini.py` prints the rows alone.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HEAVY = {"json", "re", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",
+         "tempfile", "dataclasses", "typing", "inspect", "enum", "signal", "sqlite3",
+         "tabulate", "importlib.metadata"}
+POLICY = ('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["git status", "git log"]\n'
+          'decision = "allow"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\n'
+          'commandPrefix = "git push"\ndecision = "deny"\npriority = 200\n')
+
+
+def _env(tmp: str) -> dict:
+    env = dict(os.environ)
+    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"),
+               GEMINI_CLI_SYSTEM_SETTINGS_PATH=os.path.join(tmp, "none.json"))
+    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "PYTHONDONTWRITEBYTECODE"):
+        env.pop(var, None)
+    policies = os.path.join(env["HOME"], ".gemini", "policies")
+    os.makedirs(policies, exist_ok=True)
+    with open(os.path.join(policies, "mine.toml"), "w") as f:
+        f.write(POLICY)
+    return env
+
+
+def _event(cwd: str) -> bytes:
+    return json.dumps({
+        "session_id": "s1", "transcript_path": "/tmp/t.json", "cwd": cwd,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00Z",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": "git status", "description": "Show the status"}}).encode()
+
+
+def as_client(tmp: str, argv: list) -> list:
+    """`argv` started from a process named `gemini` with `-p`, as the real client starts its
+    hook: `<tmp>/gemini` is a symlink to /bin/sh (`; exit $?` keeps it from exec-ing)."""
+    client = os.path.join(tmp, "gemini")
+    if not os.path.exists(client):
+        os.symlink("/bin/sh", client)
+    return [client, "-c", '"$@"; exit $?', "-p", *argv]
+
+
+def rows(ctx) -> list:
+    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-gemini-")
+    try:
+        env = _env(tmp)
+        project = os.path.join(tmp, "project")
+        os.makedirs(os.path.join(project, ".git"))
+        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "gemini"], env=env,
+                              cwd=project, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            return [{"budget": "gemini hook: install", "measured": done.stderr.strip()[-200:],
+                     "target": "cc-hook init works", "ok": False}]
+        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-gemini.sh")
+        event = _event(project)
+        command = as_client(tmp, ["/bin/sh", "-c", script])
+        # bytecode written and the policy cache filled once, like a running install has them
+        answer = subprocess.run(command, input=event, capture_output=True, env=env,
+                                cwd=project, timeout=60).stdout
+        hook_ms = ctx.time_cmd(command, runs=30, stdin=event, env=env, cwd=project)
+        out = [ctx.ratio_row("gemini hook: one BeforeTool event through the installed script",
+                             hook_ms, 4)]
+        out[0]["ok"] = out[0]["ok"] and b"cc-filter run git status" in answer
+        if b"cc-filter run" not in answer:
+            out[0]["detail"] = f"answer: {answer[:300]!r}"
+        floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, runs=20)
+        hook_cpu = ctx.cpu_ms(command, event, env, cwd=project, runs=20)
+        out.append({"budget": "gemini hook: CPU time of all its processes (information)",
+                    "measured": f"{hook_cpu:.1f} ms = {hook_cpu / floor_cpu:.2f}× the floor's "
+                                f"{floor_cpu:.1f} ms CPU",
+                    "target": "-", "ok": None})
+        out.extend(_gate_imports(ctx, env, tmp, project, event))
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _gate_imports(ctx, env, tmp, project, event) -> list:
+    """The gate stage's imports, warm cache and cold, under a `gemini -p` parent."""
+    decode = subprocess.run([ctx.bin("cc-hook"), "decode", "gemini"], input=event,
+                            capture_output=True, env=env, timeout=60).stdout
+    record = subprocess.run([ctx.bin("cc-rewrite")], input=decode, capture_output=True,
+                            env=env, timeout=60).stdout
+    baseline = ctx.import_baseline(env)
+    out = []
+    for label, cold in (("warm policy cache", False), ("cold cache: parses TOML", True)):
+        if cold:
+            for root, _dirs, files in os.walk(tmp):
+                if "gemini-policies.json" in files:
+                    os.remove(os.path.join(root, "gemini-policies.json"))
+        argv = [ctx.python, "-X", "importtime", ctx.bin("cc-gate"), "--agent", "gemini"]
+        done = subprocess.run(as_client(tmp, argv), input=record, capture_output=True,
+                              env=env, cwd=project, timeout=60)
+        found = []
+        for line in done.stderr.decode(errors="replace").splitlines():
+            if not line.startswith("import time:") or line.count("|") != 2:
+                continue
+            _, cumulative, name = line[len("import time:"):].split("|")
+            if cumulative.strip().isdigit() and not name.startswith("  ") \
+                    and name.strip() not in baseline:
+                found.append((name.strip(), int(cumulative) / 1000))
+        modules = [m for m, _ in found]
+        heavy = sorted(m for m in modules if m in HEAVY)
+        verdict = b'"decision": "allow"' in done.stdout
+        out.append({"budget": f"gemini gate stage ({label}): imports",
+                    "measured": f"{sum(ms for _, ms in found):.1f} ms: "
+                                f"{', '.join(modules) or '-'}; decision allow: {verdict}",
+                    "target": "no heavy import" if not cold else "information (once per "
+                                                                  "policy change)",
+                    "ok": (not heavy and verdict) if not cold else None})
+    return out
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from run import Context
+
+    for row in rows(Context()):
+        print(row)
