@@ -64,7 +64,20 @@ def which(words: list[str], cwd: str | None = None) -> int:
     _print(f"key:     {key}")
     chosen = next((e for e, status in found if status == "chosen"), None)
     if chosen is None:
-        _print("filter:  none — `cc-filter run` passes this command through unfiltered")
+        from cc_filter import fallback
+
+        generic, why_not = catalogue.fallback_for(key, cwd)
+        if generic is not None:
+            _print(f"filter:  {generic.name} (fallback: no filter matches the key)")
+            _print(f"why:     {fallback.describe()}")
+            _print("         turn it off with `fallback_filter = false` under [hooks] in "
+                   "config.toml")
+            _print(f"source:  {generic.source}")
+            chosen = generic
+        else:
+            _print("filter:  none — `cc-filter run` passes this command through unfiltered")
+            _print(f"why:     no filter matches the key, and the generic fallback is not "
+                   f"used: {why_not}")
     else:
         _print(f"filter:  {chosen.name}")
         _print(f"why:     {chosen.why()} matches the key")
