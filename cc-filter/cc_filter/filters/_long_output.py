@@ -99,6 +99,7 @@ class LongOutput:
         self.pending: deque = deque()
         self.tail = tail
         self.skipped = 0
+        self.last_skipped = ""  # a marker for one line would cost as much as the line
         self.skipped_errors = 0
         self.kept = 0
         self.after = 0  # lines still to keep after the last error line
@@ -132,23 +133,27 @@ class LongOutput:
                     keep = True
                     break
         if keep and self.kept < self.max_kept:
-            if self.skipped:
-                out.append(omitted(self.skipped))
-                self.skipped = 0
+            self._flush_skipped(out)
             self.kept += 1
             out.append(line)
         else:
             self.skipped += 1
+            self.last_skipped = line
             if error:
                 self.skipped_errors += 1
+
+    def _flush_skipped(self, out: list) -> None:
+        if self.skipped == 1:
+            out.append(self.last_skipped)
+        elif self.skipped:
+            out.append(omitted(self.skipped))
+        self.skipped = 0
 
     def finish(self) -> list[str]:
         out: list[str] = []
         for collapsed in self.collapser.flush():
             self._take(collapsed, out)
-        if self.skipped:
-            out.append(omitted(self.skipped))
-            self.skipped = 0
+        self._flush_skipped(out)
         if self.skipped_errors:
             out.append(f"[{self.skipped_errors} more lines naming an error were omitted past "
                        f"the first {self.max_kept} kept: see the full output]")
