@@ -443,9 +443,33 @@ def lookup(key: str, cwd: str | None = None, *, warn=True, fallback=True) -> Ent
     user or project filter file found broken when the index was rebuilt."""
     found = _first_usable(lambda entry: not is_fallback(entry) and entry.matches(key), cwd,
                           warn)
+    if found is None and key.startswith(_SCRIPT_RUNS):
+        return script_filter(key, cwd, warn=warn, fallback=fallback)[0]
     if found is None and fallback:
         found = fallback_for(key, cwd)[0]
     return found
+
+
+_SCRIPT_RUNS = ("npm run", "pnpm run ", "yarn run ", "bun run ")  # package_scripts.RUN_PREFIXES
+
+
+def script_filter(key: str, cwd: str | None = None, *, warn=True, fallback=True):
+    """(entry, resolution) for `npm|pnpm|yarn|bun run <script>`: the filter of the tool the
+    script runs (cc_filter/package_scripts.py), else the generic fallback when the script is
+    not a server or watcher and its commands may have it, else (None, resolution)."""
+    from cc_filter import package_scripts
+
+    resolution = package_scripts.resolve(key, cwd)
+    if resolution is None:
+        return None, None
+    entry = package_scripts.filter_for(
+        resolution, lambda k: lookup(k, cwd, warn=warn, fallback=False))
+    if entry is None and fallback and resolution.keys and not resolution.streaming:
+        for script_key in resolution.keys:
+            entry, _why = fallback_for(script_key, cwd)
+            if entry is None:
+                break
+    return entry, resolution
 
 
 def is_fallback(entry: Entry) -> bool:

@@ -71,6 +71,9 @@ STREAMING_SUBCOMMANDS = frozenset({
     "attach", "exec", "top", "stats", "proxy", "port-forward", "tunnel",
     "listen", "monitor", "debug", "s", "c",
 })
+#: Package managers: a sub-command anywhere in their command may start a script or a server
+#: (`npm --prefix web run dev`).
+MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun", "deno", "composer", "bundle"})
 #: Words after which `-f`/`-F` means "follow" (`tail -f`, `journalctl -f`, `docker logs -f`).
 FOLLOWERS = frozenset({"tail", "journalctl", "logs", "log", "dmesg", "less"})
 
@@ -110,7 +113,8 @@ def refusal(key: str) -> str | None:
         elif (follow and word.startswith("-") and not word.startswith("--")
               and ("f" in word or "F" in word)):
             return f"{word} follows its output (it does not end on its own)"
-        if 0 < i < 3 and not word.startswith("-") and word in STREAMING_SUBCOMMANDS:
+        if ((0 < i < 3 or program in MANAGERS) and not word.startswith("-")
+                and word in STREAMING_SUBCOMMANDS):
             return f"`{program} {word}` may start a server, a watcher or a program"
     return None
 
