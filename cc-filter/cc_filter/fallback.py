@@ -57,8 +57,7 @@ QUIET = frozenset({
     "echo", "printf", "pwd", "mkdir", "rmdir", "rm", "cp", "mv", "ln", "touch", "chmod",
     "chown", "chgrp", "which", "whereis", "whoami", "id", "hostname", "uname", "date",
     "basename", "dirname", "realpath", "readlink", "mktemp", "sync", "clear", "tty",
-    "nproc", "arch", "seq", "expr", "sort", "uniq", "cut", "tr", "sed", "awk", "jq", "yq",
-    "xxd", "od", "base64", "md5sum", "sha1sum", "sha256sum", "stat", "file", "install",
+    "nproc", "arch", "expr", "md5sum", "sha1sum", "sha256sum", "stat", "file", "install",
 })
 #: Words that make any command interactive or never-ending.
 STREAMING_WORDS = frozenset({
@@ -74,6 +73,12 @@ STREAMING_SUBCOMMANDS = frozenset({
 #: Package managers: a sub-command anywhere in their command may start a script or a server
 #: (`npm --prefix web run dev`).
 MANAGERS = frozenset({"npm", "pnpm", "yarn", "bun", "deno", "composer", "bundle"})
+#: git words that open an editor or prompt: `git rebase -i`, `git add -p`, `git mergetool`.
+GIT_INTERACTIVE = frozenset({"-i", "-p", "--patch", "--interactive", "-e", "--edit",
+                             "mergetool", "difftool", "gui", "citool"})
+#: Tools whose `run` runs a check or a task graph, not a program of the project.
+RUN_IS_A_CHECK = frozenset({"golangci-lint", "nx", "turbo", "moon", "lerna", "act", "pre-commit",
+                            "tox", "nox", "just", "task", "mise"})
 #: Words after which `-f`/`-F` means "follow" (`tail -f`, `journalctl -f`, `docker logs -f`).
 FOLLOWERS = frozenset({"tail", "journalctl", "logs", "log", "dmesg", "less"})
 
@@ -104,6 +109,8 @@ def refusal(key: str) -> str | None:
         return f"{program} runs a program that may be interactive or long-running"
     if program in QUIET:
         return f"{program} prints next to nothing"
+    if program == "git" and any(w in GIT_INTERACTIVE for w in words[1:]):
+        return "it opens an editor or asks questions (git -i / -p / --edit / mergetool)"
     follow = False
     for i, word in enumerate(words):
         if word in STREAMING_WORDS or word.startswith("--watch"):
@@ -114,7 +121,8 @@ def refusal(key: str) -> str | None:
               and ("f" in word or "F" in word)):
             return f"{word} follows its output (it does not end on its own)"
         if ((0 < i < 3 or program in MANAGERS) and not word.startswith("-")
-                and word in STREAMING_SUBCOMMANDS):
+                and word in STREAMING_SUBCOMMANDS
+                and not (word == "run" and (i > 1 or program in RUN_IS_A_CHECK))):
             return f"`{program} {word}` may start a server, a watcher or a program"
     return None
 

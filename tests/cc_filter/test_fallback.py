@@ -30,6 +30,8 @@ def _in_repo(monkeypatch):
     ("kubectl logs --follow pod", False), ("webpack --watch", False), ("tsc-like --watchAll", False),
     ("npm run dev", False), ("rails s", False), ("flask run", False), ("cargo run", False),
     ("echo hi", False), ("mkdir -p x", False), ("sleep 10", False),
+    ("git rebase -i main", False), ("git add -p", False), ("git rebase main", True),
+    ("golangci-lint run", True), ("cargo nextest run", True), ("sed -n 1,80p x.py", True),
 ])
 def test_which_commands_get_the_fallback(key, gets_it):
     assert (fallback.refusal(key) is None) == gets_it
