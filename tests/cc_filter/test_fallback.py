@@ -160,3 +160,15 @@ def test_rewrite_gives_the_fallback_only_to_executables_on_the_path(demo_bin):
 def test_run_passes_a_missing_program_through(capfd):
     code = cli.main(["run", "no-such-tool-xyz-123"])
     assert code == 127
+
+
+def test_the_readme_coverage_line_is_what_the_catalogue_gives():
+    """cc-filter/README.md's coverage of the agent week is the script's current answer."""
+    import subprocess
+    import sys
+
+    script = os.path.join(REPO, "scripts", "catalogue_coverage.py")
+    line = subprocess.run([sys.executable, script, "--summary"], capture_output=True, text=True,
+                          cwd=REPO, timeout=60, check=True).stdout.strip()
+    with open(os.path.join(REPO, "cc-filter", "README.md"), encoding="utf-8") as f:
+        assert f"**{line}.**" in f.read(), line
