@@ -122,7 +122,8 @@ def refusal(key: str) -> str | None:
             return f"{word} follows its output (it does not end on its own)"
         if ((0 < i < 3 or program in MANAGERS) and not word.startswith("-")
                 and word in STREAMING_SUBCOMMANDS
-                and not (word == "run" and (i > 1 or program in RUN_IS_A_CHECK))):
+                and not (word == "run" and program not in MANAGERS
+                         and (i > 1 or program in RUN_IS_A_CHECK))):
             return f"`{program} {word}` may start a server, a watcher or a program"
     return None
 
