@@ -33,6 +33,7 @@ _PACKAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "filters
 BUILTIN_DIR = _PACKAGE_DIR  # tests point this at a folder of their own
 _INDEX_VERSION = 4
 _BUILTIN_PACKAGE = "cc_filter.filters"
+FALLBACK = "generic"  # = cc_filter.fallback.NAME (not imported: this module loads first)
 
 
 class Entry:
@@ -434,12 +435,62 @@ def _stderr(message: str) -> None:
 
 
 # -- the API -----------------------------------------------------------------------------------
-def lookup(key: str, cwd: str | None = None, *, warn=True) -> Entry | None:
-    """The filter a command with this peeled key gets: the first usable match in tier order.
-    An untrusted or changed project filter that matches is skipped with one warning line on
-    stderr (`warn=False` silences it; a callable receives the line instead); so is, once, a
+def lookup(key: str, cwd: str | None = None, *, warn=True, fallback=True) -> Entry | None:
+    """The filter a command with this peeled key gets: the first usable match in tier order,
+    else (`fallback`) the generic fallback filter when cc_filter.fallback allows it for this
+    key. An untrusted or changed project filter that matches is skipped with one warning line
+    on stderr (`warn=False` silences it; a callable receives the line instead); so is, once, a
     user or project filter file found broken when the index was rebuilt."""
-    return _first_usable(lambda entry: entry.matches(key), cwd, warn)
+    found = _first_usable(lambda entry: not is_fallback(entry) and entry.matches(key), cwd,
+                          warn)
+    if found is None and key.startswith(_SCRIPT_RUNS):
+        return script_filter(key, cwd, warn=warn, fallback=fallback)[0]
+    if found is None and fallback:
+        found = fallback_for(key, cwd)[0]
+    return found
+
+
+_SCRIPT_RUNS = ("npm run", "pnpm run ", "yarn run ", "bun run ")  # package_scripts.RUN_PREFIXES
+
+
+def script_filter(key: str, cwd: str | None = None, *, warn=True, fallback=True):
+    """(entry, resolution) for `npm|pnpm|yarn|bun run <script>`: the filter of the tool the
+    script runs (cc_filter/package_scripts.py), else the generic fallback when the script is
+    not a server or watcher and its commands may have it, else (None, resolution)."""
+    from cc_filter import package_scripts
+
+    resolution = package_scripts.resolve(key, cwd)
+    if resolution is None:
+        return None, None
+    entry = package_scripts.filter_for(
+        resolution, lambda k: lookup(k, cwd, warn=warn, fallback=False))
+    if entry is None and fallback and resolution.keys and not resolution.streaming:
+        for script_key in resolution.keys:
+            entry, _why = fallback_for(script_key, cwd)
+            if entry is None:
+                break
+    return entry, resolution
+
+
+def is_fallback(entry: Entry) -> bool:
+    """The built-in generic filter: never matched by its pattern, only given as the fallback."""
+    return entry.name == FALLBACK and entry.tier == "built-in"
+
+
+def fallback_for(key: str, cwd: str | None = None) -> tuple[Entry | None, str | None]:
+    """(the generic fallback entry, None) when a key no filter matches gets it, else
+    (None, why not)."""
+    generic = next((e for e in all_entries(cwd) if is_fallback(e) and e.error is None), None)
+    if generic is None:
+        return None, "no generic filter in the built-in folder"
+    from cc_filter import fallback
+
+    why = fallback.refusal(key)
+    if why is not None:
+        return None, why
+    if not fallback.enabled():  # last: the only step that reads a file (the config)
+        return None, "turned off ([hooks] fallback_filter = false)"
+    return generic, None
 
 
 def has_filter(key: str, cwd: str | None = None) -> bool:
@@ -472,7 +523,7 @@ def explain(key: str, cwd: str | None = None) -> list[tuple[Entry, str]]:
     'chosen', 'shadowed', 'skipped: untrusted', 'skipped: changed'."""
     result, chosen = [], False
     for entry in all_entries(cwd):
-        if not entry.matches(key):
+        if is_fallback(entry) or not entry.matches(key):
             continue
         status = trust_status(entry)
         if status != "trusted":

@@ -97,7 +97,24 @@ def which(words: list[str], cwd: str | None = None) -> int:
     _print(f"key:     {key}")
     chosen = next((e for e, status in found if status == "chosen"), None)
     if chosen is None:
-        _print("filter:  none — `cc-filter run` passes this command through unfiltered")
+        chosen = _which_script(key, cwd)
+        if chosen is not None:
+            return 0
+    if chosen is None:
+        from cc_filter import fallback
+
+        generic, why_not = catalogue.fallback_for(key, cwd)
+        if generic is not None:
+            _print(f"filter:  {generic.name} (fallback: no filter matches the key)")
+            _print(f"why:     {fallback.describe()}")
+            _print("         turn it off with `fallback_filter = false` under [hooks] in "
+                   "config.toml")
+            _print(f"source:  {generic.source}")
+            chosen = generic
+        else:
+            _print("filter:  none — `cc-filter run` passes this command through unfiltered")
+            _print(f"why:     no filter matches the key, and the generic fallback is not "
+                   f"used: {why_not}")
     else:
         _print(f"filter:  {chosen.name}")
         _print(f"why:     {chosen.why()} matches the key")
@@ -106,6 +123,31 @@ def which(words: list[str], cwd: str | None = None) -> int:
         if status != "chosen":
             _print(f"also:    {entry.name} ({entry.tier}, {entry.match_command}): {status}")
     return 0 if chosen is not None else 1
+
+
+def _which_script(key: str, cwd: str | None):
+    """`which` for a package script run: what the script runs and the filter that gives."""
+    from cc_filter import package_scripts
+
+    if not package_scripts.is_script_run(key):
+        return None
+    entry, resolution = catalogue.script_filter(key, cwd)
+    if resolution is None:
+        return None
+    _print(f"script:  {resolution.name} = {resolution.text} (package.json)")
+    if entry is None:
+        return None
+    how = ("the generic fallback" if catalogue.is_fallback(entry)
+           else f"the filter of {', '.join(resolution.keys)}")
+    _print(f"filter:  {entry.name} ({how})")
+    if catalogue.is_fallback(entry):
+        from cc_filter import fallback
+
+        _print(f"why:     {fallback.describe()}")
+    else:
+        _print(f"why:     {entry.why()} matches the script's command")
+    _print(f"source:  {entry.source}")
+    return entry
 
 
 def show(name: str, cwd: str | None = None) -> int:

@@ -206,6 +206,11 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
             return 2
     else:
         entry = catalogue.lookup(key, cwd)
+        if entry is not None and catalogue.is_fallback(entry):
+            from cc_filter import fallback
+
+            if not fallback.program_found(argv[0] if argv else "", cwd):
+                entry = None  # not found: the passthrough reports it as the shell would
     if entry is None:
         return passthrough(argv, key=key, started=started)
     return run_filtered(argv, entry, key=key, started=started)

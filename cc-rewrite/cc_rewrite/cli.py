@@ -16,7 +16,10 @@ Options:
               (default: the current directory).
   -h --help   Show this help.
 
-Only commands with a filter in cc-filter's catalogue are rewritten (`cc-filter list`). Never
+Only commands with a filter in cc-filter's catalogue are rewritten (`cc-filter list`); one
+with none gets the generic fallback filter (long output cut to head, errors and tail) when it
+is an executable on the PATH and not a shell builtin, interactive or long-running (`cc-filter
+which <command>` says; `fallback_filter = false` under [hooks] turns it off). Never
 rewritten: heredocs, $((…)), substitutions, file redirects (/dev/null too), anything inside
 if/for/while/case, functions, ( ) and { }, sudo, ssh, xargs, watch, bash -c, eval, commands
 already going through cc-filter, a CTXCRL_DISABLED=… prefix, [hooks] exclude_commands, gh with

@@ -125,8 +125,16 @@ class Catalogue:
         name = None
         if entry is not None:
             name = getattr(entry, "name", None) or (entry if isinstance(entry, str) else "?")
+            if getattr(entry, "tier", None) == "built-in" and name == FALLBACK_FILTER:
+                from cc_filter.fallback import program_found
+
+                if not program_found(key.split(" ", 1)[0], self.cwd):
+                    name = None  # a shell function or alias: cc-filter could not run it
         self._answers[key] = name
         return name
+
+
+FALLBACK_FILTER = "generic"  # cc-filter's fallback for commands without a filter of their own
 
 
 _warned: set = set()

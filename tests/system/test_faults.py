@@ -28,8 +28,10 @@ class Faults:
         self.tmp = tmp
         self.bin = tmp / "bin"
         system_probe.install(str(self.bin), str(home / "filters"))
+        # CTXCRL_FALLBACK_FILTER=0: `rawprobe` stands for a command on the passthrough path,
+        # which the generic fallback filter would otherwise take (test_fallback.py tests it)
         self.env = dict(os.environ, PATH=f"{self.bin}:{BIN}:{BASE_PATH}", CTXCRL_HOME=str(home),
-                        LANG="C.UTF-8")
+                        LANG="C.UTF-8", CTXCRL_FALLBACK_FILTER="0")
         for var in ("CTXCRL_DISABLED", "CTXCRL_TEE_DIR", "CTXCRL_DB_PATH", "CI"):
             self.env.pop(var, None)
 

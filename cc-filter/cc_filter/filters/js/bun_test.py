@@ -1,0 +1,73 @@
+"""bun test: each failing test with the line that failed (and its caret), the error, expected
+and received, and where; the totals. A failure at the same line as the one before it (a loop
+of cases) is one line: `(fail) discount > 10%: Expected: 90, Received: 900`. Dropped: passing
+tests (counted by bun's own totals), the code around the failing line, blank lines."""
+from cc_filter.filter import Filter
+from cc_filter.lines import LazyPattern, strip_ansi
+
+_CODE = LazyPattern(r"^\s*\d+ \| ")
+_CARET = LazyPattern(r"^\s+\^\s*$")
+_AT = LazyPattern(r"^\s+at .*?\(?(\S+:\d+:\d+)\)?$")
+_FACT = LazyPattern(r"^(Expected|Received|- Expected|\+ Received)")
+
+
+class BunTest(Filter):
+    name = "bun-test"
+    match_command = r"^bun test(\s|$)"
+    description = "bun test: failing tests with the failing line, expected/received; totals"
+
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.pending: list[str] = []  # bun prints a failure's report before its `(fail)` line
+        self.previous_where = None
+
+    def feed(self, line):
+        line = strip_ansi(line).rstrip()
+        if line.startswith("(pass) "):
+            self.pending.clear()
+            self.dropped = True
+            return
+        if line.startswith("(fail) "):
+            yield from self._failure(line)
+            return
+        if line.startswith(("(skip) ", "(todo) ")) or not line.strip():
+            return
+        if (_CODE.match(line) or _CARET.match(line) or _AT.match(line) or _FACT.match(line)
+                or line.startswith("error: ")) or self.pending:
+            self.pending.append(line)
+            return
+        yield line
+
+    def _failure(self, fail_line: str):
+        report, self.pending = self.pending, []
+        code = caret = where = None
+        facts, rest = [], []
+        for i, line in enumerate(report):
+            if _CARET.match(line):
+                caret = line
+                code = next((x for x in reversed(report[:i]) if _CODE.match(x)), None)
+            elif _CODE.match(line):
+                continue
+            elif _AT.match(line):
+                where = where or line.strip()
+            elif _FACT.match(line):
+                facts.append(line.strip())
+            else:
+                rest.append(line)
+        if where is not None and where == self.previous_where and facts:
+            yield f"{fail_line}: {', '.join(facts)}"
+            return
+        self.previous_where = where
+        yield fail_line
+        if code is not None:
+            yield code
+            if caret is not None:
+                yield caret
+        yield from rest
+        yield from facts
+        if where:
+            yield f"  {where}"
+
+    def finish(self, exit_code):
+        yield from self.pending  # a report no `(fail)` line followed: keep it whole
+        self.pending = []

@@ -1,0 +1,1 @@
+"""JVM filters: maven, gradle, sbt (one file per filter)."""

@@ -1,0 +1,67 @@
+"""Maven: the module being built, compiler errors and warnings, failing tests with their first
+stack frames, the test totals and the build result; plugin banners, `[INFO]` chatter,
+download progress and the `[Help 1]` boilerplate dropped."""
+from cc_filter.filter import Filter
+from cc_filter.lines import LazyPattern, omitted, strip_ansi
+
+_LEVEL = LazyPattern(r"^\[(INFO|WARNING|WARN|ERROR|DEBUG)\] ?(.*)$")
+_KEEP_INFO = LazyPattern(
+    r"^(BUILD (SUCCESS|FAILURE)|Tests run:|Building (?!jar:|war:)\S|Reactor Summary|"
+    r"\S.* (SUCCESS|FAILURE|SKIPPED) \[|Total time:|Running \S|Nothing to compile|"
+    r"Compiling \d+ source|COMPILATION (ERROR|WARNING)|\d+ (errors?|warnings?)\s*$)")
+_BOILERPLATE = LazyPattern(
+    r"^(To see the full stack trace|Re-run Maven using|For more information about the errors|"
+    r"\[Help \d+\] http|-> \[Help \d+\]|Please refer to dump files|$)")
+_NOISE = LazyPattern(r"^(Download(ing|ed) from |Progress \(\d+\)|\s*$)")
+_FRAMEWORK_FRAME = LazyPattern(
+    r"^\s+at (java\.base/|jdk\.internal\.|java\.lang\.reflect\.|sun\.reflect\.|org\.junit\.|"
+    r"junit\.|org\.apache\.maven\.|org\.codehaus\.plexus\.|org\.gradle\.|worker\.org\.gradle)")
+
+
+class Mvn(Filter):
+    name = "mvn"
+    match_command = r"^(mvn|mvnw|\./mvnw|mvnd)(\s|$)"
+    description = "Maven: errors, failing tests, totals and the build result"
+
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.frames_dropped = 0
+
+    def feed(self, line):
+        line = strip_ansi(line).rstrip()
+        m = _LEVEL.match(line)
+        if m is None:
+            yield from self._plain(line)
+            return
+        level, text = m.group(1), m.group(2)
+        if level == "DEBUG":
+            return
+        if self.frames_dropped:
+            yield omitted(self.frames_dropped, "stack frames")
+            self.frames_dropped = 0
+        if level == "INFO":
+            stripped = text.strip()
+            if stripped.startswith("---") or stripped.startswith("-----"):
+                return
+            if _KEEP_INFO.match(stripped):
+                yield text
+            return
+        if level == "ERROR" and _BOILERPLATE.match(text.strip()):
+            return
+        yield f"{level}: {text}" if level != "ERROR" else f"ERROR: {text}"
+
+    def _plain(self, line: str):
+        if _NOISE.match(line):
+            return
+        if _FRAMEWORK_FRAME.match(line):
+            self.frames_dropped += 1
+            return
+        if self.frames_dropped:
+            yield omitted(self.frames_dropped, "stack frames")
+            self.frames_dropped = 0
+        yield line
+
+    def finish(self, exit_code):
+        if self.frames_dropped:
+            yield omitted(self.frames_dropped, "stack frames")
+            self.frames_dropped = 0

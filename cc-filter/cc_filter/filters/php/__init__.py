@@ -1,0 +1,1 @@
+"""PHP filters: phpunit, composer (one file per filter)."""

@@ -1,0 +1,1 @@
+"""Ruby filters: rspec, rubocop, bundle (one file per filter)."""

@@ -1,0 +1,55 @@
+"""RuboCop: every offense's file, line:col, severity, cop and message through the shared lint
+report (a message at several places printed once with all of them, the file named once), then
+RuboCop's own summary; the quoted source lines, carets, `Inspecting N files` and the progress
+line dropped. `--format` other than the default, and `-a`/`-A` reports, pass through."""
+from cc_filter.filter import Filter
+from cc_filter.filters._lint_report import Findings
+from cc_filter.lines import LazyPattern, strip_ansi
+
+_OFFENSE = LazyPattern(r"^(\S+):(\d+):(\d+): ([CWEFR]): (\[Correctable\] |\[Corrected\] )?"
+                       r"([\w/]+): (.*)$")
+_SEVERITY = {"C": "convention", "W": "warning", "E": "error", "F": "fatal", "R": "refactor"}
+
+
+class Rubocop(Filter):
+    name = "rubocop"
+    match_command = r"^rubocop(\s|$)"
+    description = "RuboCop: offenses grouped by message with their places, and the summary"
+
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.passthrough = any(a in ("-f", "--format", "-o", "--out") or
+                               a.startswith(("--format=", "-f")) and a != "-f" and
+                               a.startswith("--format") for a in argv)
+        self.findings = Findings(default_severity="convention")
+        self.in_offense = False
+        self.other: list[str] = []
+
+    def feed(self, line):
+        line = strip_ansi(line).rstrip()
+        if self.passthrough:
+            yield line
+            return
+        m = _OFFENSE.match(line)
+        if m is not None:
+            path, row, col, level, mark, cop, message = m.groups()
+            if mark and "Corrected" in mark:
+                message = f"{message} [corrected]"
+            self.findings.add(path, row, col, _SEVERITY[level], message, cop)
+            self.in_offense = True
+            return
+        if not line.strip():
+            self.in_offense = False
+            return
+        if self.in_offense:  # the quoted source line and its carets
+            return
+        if (line.startswith("Inspecting ") or line == "Offenses:" or
+                set(line) <= set(".CWEFR")):
+            return
+        self.other.append(line)
+
+    def finish(self, exit_code):
+        if self.passthrough:
+            return
+        yield from self.findings.render()
+        yield from self.other
