@@ -24,6 +24,7 @@ import http.server
 import json
 import os
 import pwd
+import shlex
 import shutil
 import socketserver
 import subprocess
@@ -116,6 +117,31 @@ def agent_user() -> AgentUser:
 _VENV: Path | None = None
 
 
+def _reachable_by_all(path: str) -> bool:
+    """Whether every directory above `path` lets other users through (the agent user must
+    be able to run the venv's interpreter: a pyenv under a 0700 /root is not)."""
+    real = os.path.realpath(path)
+    parent = os.path.dirname(real)
+    while parent and parent != os.path.dirname(parent):
+        if not os.stat(parent).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(parent)
+    return os.access(real, os.X_OK) and bool(os.stat(real).st_mode & 0o001)
+
+
+def _interpreter_for_agent() -> str:
+    """This interpreter when the agent user can run it, else the system python3 (3.11+)."""
+    if os.geteuid() != 0 or _reachable_by_all(sys.executable):
+        return sys.executable
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(candidate) and _reachable_by_all(candidate):
+            ok = subprocess.run([candidate, "-c", "import sys, venv; "
+                                 "sys.exit(sys.version_info < (3, 11))"], capture_output=True)
+            if ok.returncode == 0:
+                return candidate
+    return sys.executable
+
+
 def product_venv() -> Path:
     """A venv with contextcrawler installed from this checkout; returns its bin directory."""
     global _VENV
@@ -124,7 +150,7 @@ def product_venv() -> Path:
     digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]
     base = Path(tempfile.mkdtemp(prefix=f"ctxcrl-venv-{digest}-"))
     os.chmod(base, 0o755)
-    subprocess.run([sys.executable, "-m", "venv", str(base)], check=True)
+    subprocess.run([_interpreter_for_agent(), "-m", "venv", str(base)], check=True)
     pip = [str(base / "bin" / "python"), "-m", "pip", "install", "-q"]
     subprocess.run(pip + ["--upgrade", "pip"], check=True, capture_output=True)
     build = Path(tempfile.mkdtemp(prefix="ctxcrl-src-"))
@@ -209,11 +235,31 @@ class Workspace:
         return path
 
 
+def can_bind_mount() -> bool:
+    """Whether `run_as_agent(..., binds=…)` works here (root, and `unshare -m` allowed)."""
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("setpriv"):
+        return False
+    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
+
+
 def run_as_agent(argv: list, ws: Workspace, env: dict | None = None, cwd: Path | None = None,
-                 timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess:
-    """Run argv as the agent user. A client that hangs past `timeout` is killed (group)."""
+                 timeout: float = 120, stdin: str | None = None,
+                 binds: dict | None = None) -> subprocess.CompletedProcess:
+    """Run argv as the agent user. A client that hangs past `timeout` is killed (group).
+
+    `binds` ({system directory: workspace directory}, root only, see `can_bind_mount`) mounts
+    the workspace directories over system ones in a private mount namespace for this run alone
+    (e.g. /etc/claude-code: managed settings without touching the machine's)."""
     kwargs = {}
-    if os.geteuid() == 0:
+    if binds:
+        mounts = " && ".join(f"mount --bind {shlex.quote(str(src))} {shlex.quote(str(dst))}"
+                             for dst, src in binds.items())
+        for dst in binds:
+            os.makedirs(dst, exist_ok=True)  # an empty mount point changes nothing outside
+        argv = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                f'{mounts} && exec setpriv --reuid={ws.user.uid} --regid={ws.user.gid} '
+                f'--clear-groups -- "$@"', "sh", *argv]
+    elif os.geteuid() == 0:
         kwargs = dict(user=ws.user.uid, group=ws.user.gid, extra_groups=[])
     proc = subprocess.Popen(argv, cwd=cwd or ws.project, env=ws.env(env), text=True,
                             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
