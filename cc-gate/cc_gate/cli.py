@@ -12,7 +12,7 @@ Usage:
   cc-gate (-h | --help)
 
 Options:
-  --agent=NAME   Whose rules apply: claude, cursor, gemini, codex or copilot
+  --agent=NAME   Whose rules apply: claude, codex, copilot, cursor, gemini or opencode
                  (default: the record's "agent" field, else claude).
   --cwd=DIR      Where project settings are looked for when the input has no "cwd"
                  (default: the current directory).
@@ -31,7 +31,7 @@ import sys
 from cc_peel.console import console
 from cc_peel.record import EXIT_USAGE, fast_options, stage_main
 
-EXIT_BY_DECISION = {"allow": 0, "deny": 2, "ask": 3}
+from .decision import EXIT_BY_DECISION
 _OPTIONS = {"values": ("--agent", "--cwd"), "others": ("--help", "--list-rules")}
 
 
@@ -48,12 +48,13 @@ def main(argv=None) -> int:
 
 
 def _answer(opts: dict) -> int:
+    from .agents import AGENTS
     from .stage import Gate
 
     gate = Gate(agent=opts["--agent"], cwd=opts["--cwd"])
     if gate.bad_agent:
         sys.stderr.write(f"cc-gate: unknown agent {opts['--agent']!r} "
-                         "(claude, cursor, gemini, codex, copilot)\n")
+                         f"({', '.join(AGENTS)})\n")
         return EXIT_USAGE
     if opts["--list-rules"]:
         return gate.list_rules()

@@ -34,6 +34,9 @@ SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash", "
 #: Output targets that write nothing anyone keeps.
 HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
+#: cc-gate's exit code in bare mode, per decision (DESIGN §3).
+EXIT_BY_DECISION = {ALLOW: 0, DENY: 2, ASK: 3}
+
 _MAX_DEPTH = 4
 _SPELLING_BUDGET = 500
 _LAUNCHER_REACH = 16  # words after a launcher that may start its command (options, values)
@@ -90,6 +93,8 @@ def decide(command: str, rules, transparent_prefixes=()) -> GateDecision:
             return GateDecision(ASK, rule.describe(), rule)
     if not analysis.allow_texts:
         return GateDecision(ASK, "no command to allow")
+    if rules.doubt is not None:                                         # never allow in doubt
+        return GateDecision(ASK, rules.doubt)
     used = []                                                           # 4. allow
     for text in analysis.allow_texts:
         rule = _first_match(rules.allow, (text,))

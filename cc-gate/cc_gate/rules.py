@@ -1,4 +1,4 @@
-"""Permission rules: their pattern language, and where each agent keeps them (DESIGN §5).
+"""Permission rules every agent shares: their pattern language, rule sets, settings reading.
 
 A rule is one entry of an agent's settings (`Bash(git push --force:*)`, `Shell(ls)`,
 `run_shell_command(git status)`) or of the `[gate]` config, with the file it came from.
@@ -11,22 +11,12 @@ Pattern forms, matched against a command text:
 - `git * --force *`, `* --version`          glob: `*` is any text; a trailing ` *` may also
                                             match nothing
 
-Where the rules are:
-
-- claude: managed-settings.json, ~/.claude/settings.json, ~/.claude/settings.local.json,
-  .claude/settings.json, .claude/settings.local.json — permissions.allow/ask/deny `Bash(…)`;
-- codex: the same Claude-format files, plus Codex's own `$CODEX_HOME/rules/*.rules`
-  `prefix_rule(…)` entries (codex_rules.py);
-- copilot: the same Claude-format files, plus VS Code's `chat.tools.terminal.autoApprove`
-  (vscode_settings.py);
-- gemini: /etc/gemini-cli/settings.json, ~/.gemini/settings.json, .gemini/settings.json —
-  tools.allowed → allow, tools.confirmationRequired → ask, tools.exclude → deny (and the older
-  top-level allowedTools / excludeTools), `run_shell_command(…)`;
-- cursor: ~/.cursor/cli-config.json, .cursor/cli.json — permissions.allow/deny `Shell(…)`;
-
-(project files are found from the command's cwd upwards), plus the `[gate]` section of
-contextcrawler's config for every agent. A file that cannot be read or parsed is skipped with
-one warning naming it; a missing file is simply absent.
+Where each agent keeps its rules, and what else decides for it (modes, built-in
+auto-allowed commands, flags of the running client), is that agent's own model in
+`cc_gate/agents/<agent>.py`; this module keeps what they share: the Rule and RuleSet types,
+the pattern language, tolerant reading of settings files (JSON, JSON with comments), project
+directory lookup, and contextcrawler's own `[gate]` rules. A file that cannot be read or
+parsed is skipped with one warning naming it; a missing file is simply absent.
 
 Runs on every agent command: imports only `os` (and `cc_track.config`, itself cheap); settings
 are small JSON files parsed with the C scanner of `cc_peel.record`; matching is a few string
@@ -170,19 +160,12 @@ def _glob_parts(parts: list, text: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # where the rules come from
-AGENTS = ("claude", "cursor", "gemini", "codex", "copilot")
-#: Enterprise policy files Claude Code reads before the user's (Linux, macOS).
-CLAUDE_MANAGED_SETTINGS = [
-    "/etc/claude-code/managed-settings.json",
-    "/Library/Application Support/ClaudeCode/managed-settings.json",
-]
-GEMINI_SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
 
 
 class RuleSet:
     """The rules that apply to one command, in the order their files were read."""
 
-    __slots__ = ("deny", "ask", "allow", "files", "warnings")
+    __slots__ = ("deny", "ask", "allow", "files", "warnings", "doubt", "extra")
 
     def __init__(self):
         self.deny: list = []
@@ -190,6 +173,15 @@ class RuleSet:
         self.allow: list = []
         self.files: list = []     # settings files that were read (display paths)
         self.warnings: list = []  # one line per skipped file
+        #: Why this agent's decision cannot be known for sure (a source that could not be read
+        #: or parsed): never answer allow then. None when every source was understood.
+        self.doubt: str | None = None
+        #: Whatever else an agent's model loaded with its rules (modes, flags, policies).
+        self.extra: dict = {}
+
+    def doubt_about(self, reason: str) -> None:
+        if self.doubt is None:
+            self.doubt = reason
 
     def add(self, kind: str, entries, tools, source: str, bare_ok: bool = False) -> None:
         if isinstance(entries, str):
@@ -222,10 +214,10 @@ _parsed: dict = {}
 
 def read_settings(path: str, lenient: bool, warnings: list):
     """The JSON object in `path`; None when absent; None plus a warning when unusable."""
-    return _read_cached(path, warnings, lambda p: _load(p, lenient))
+    return read_cached(path, warnings, lambda p: _load(p, lenient))
 
 
-def _read_cached(path: str, warnings: list, load):
+def read_cached(path: str, warnings: list, load):
     """`load(path)` → (value, problem), run once per (mtime, size) of `path`; the value, or
     None when `path` is absent. A problem becomes one "skipping <file>: …" warning."""
     try:
@@ -243,7 +235,7 @@ def _read_cached(path: str, warnings: list, load):
     return cached[1]
 
 
-def _settings_of(rules: "RuleSet", paths, lenient: bool):
+def settings_of(rules: "RuleSet", paths, lenient: bool):
     """(settings, display path) of each file in `paths` that holds usable settings, each one
     listed in `rules.files` as it is read."""
     for path in paths:
@@ -254,7 +246,7 @@ def _settings_of(rules: "RuleSet", paths, lenient: bool):
             yield settings, source
 
 
-def _add_permissions(rules: "RuleSet", permissions, tools, source: str) -> None:
+def add_permissions(rules: "RuleSet", permissions, tools, source: str) -> None:
     """A `permissions: {deny, ask, allow}` object (Claude and Cursor settings)."""
     if isinstance(permissions, dict):
         rules.add(DENY, permissions.get("deny"), tools, source)
@@ -323,7 +315,7 @@ def strip_jsonc(text: str) -> str:
     return "".join(out)
 
 
-def _dig(obj, *keys):
+def dig(obj, *keys):
     for key in keys:
         if not isinstance(obj, dict):
             return None
@@ -343,100 +335,19 @@ def find_project_dir(cwd: str, marker: str, home: str):
         here = parent
 
 
-def _home() -> str:
+def home_dir() -> str:
     return os.path.expanduser("~")
 
 
-def _claude_files(cwd: str) -> list:
-    home = _home()
-    user_dir = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
-    files = list(CLAUDE_MANAGED_SETTINGS) + [
-        os.path.join(user_dir, "settings.json"),
-        os.path.join(user_dir, "settings.local.json"),
-    ]
-    project = find_project_dir(cwd, ".claude", home)
-    if project is not None:
-        project_dir = os.path.join(project, ".claude")
-        if os.path.abspath(project_dir) != os.path.abspath(user_dir):
-            files.append(os.path.join(project_dir, "settings.json"))
-            files.append(os.path.join(project_dir, "settings.local.json"))
-    return files
+def add_settings_permissions(rules: RuleSet, paths, tools, lenient: bool = False) -> None:
+    """`permissions: {deny, ask, allow}` of each settings file in `paths` (Claude-format and
+    Cursor settings)."""
+    for settings, source in settings_of(rules, paths, lenient):
+        add_permissions(rules, settings.get("permissions"), tools, source)
 
 
-def _add_codex(rules: RuleSet) -> None:
-    from . import codex_rules
-
-    for path in codex_rules.rule_files():
-        found = _read_cached(path, rules.warnings, _load_codex)
-        if found is not None:
-            rules.files.append(display_path(path))
-            for rule in found:
-                rules.bucket(rule.kind).append(rule)
-
-
-def _load_codex(path: str):
-    from . import codex_rules
-
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8")
-        return codex_rules.parse_rules(text, display_path(path)), None
-    except OSError as exc:
-        return None, f"cannot read it ({exc.strerror or exc})"
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        return None, f"cannot parse it ({exc})"
-
-
-def _add_vscode(rules: RuleSet, cwd: str) -> None:
-    from . import vscode_settings
-
-    home = _home()
-    files = vscode_settings.user_settings_files(home)
-    project = find_project_dir(cwd, ".vscode", home)
-    if project is not None:
-        files.append(os.path.join(project, ".vscode", "settings.json"))
-    for settings, source in _settings_of(rules, files, True):
-        for rule in vscode_settings.rules_of(settings, source):
-            rules.bucket(rule.kind).append(rule)
-
-
-def _add_claude(rules: RuleSet, cwd: str, agent: str) -> None:
-    tools = SHELL_TOOLS[agent]
-    for settings, source in _settings_of(rules, _claude_files(cwd), False):
-        _add_permissions(rules, settings.get("permissions"), tools, source)
-
-
-def _add_gemini(rules: RuleSet, cwd: str) -> None:
-    home = _home()
-    user_dir = os.path.join(home, ".gemini")
-    files = [
-        os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or GEMINI_SYSTEM_SETTINGS,
-        os.path.join(user_dir, "settings.json"),
-    ]
-    project = find_project_dir(cwd, ".gemini", home)
-    if project is not None and os.path.join(project, ".gemini") != user_dir:
-        files.append(os.path.join(project, ".gemini", "settings.json"))
-    tools = SHELL_TOOLS["gemini"]
-    for settings, source in _settings_of(rules, files, True):
-        rules.add(DENY, _dig(settings, "tools", "exclude"), tools, source)
-        rules.add(DENY, settings.get("excludeTools"), tools, source)
-        rules.add(ASK, _dig(settings, "tools", "confirmationRequired"), tools, source)
-        rules.add(ALLOW, _dig(settings, "tools", "allowed"), tools, source)
-        rules.add(ALLOW, settings.get("allowedTools"), tools, source)
-
-
-def _add_cursor(rules: RuleSet, cwd: str) -> None:
-    home = _home()
-    files = [os.path.join(home, ".cursor", "cli-config.json")]
-    project = find_project_dir(cwd, ".cursor", home)
-    if project is not None:
-        files.append(os.path.join(project, ".cursor", "cli.json"))
-    tools = SHELL_TOOLS["cursor"]
-    for settings, source in _settings_of(rules, files, True):
-        _add_permissions(rules, settings.get("permissions"), tools, source)
-
-
-def _add_config(rules: RuleSet) -> None:
+def add_config(rules: RuleSet) -> None:
+    """contextcrawler's own `[gate] allow / ask / deny` (config.toml), for every agent."""
     from cc_track import config, home
 
     gate = config.section("gate")
@@ -450,18 +361,8 @@ def _add_config(rules: RuleSet) -> None:
 
 
 def load_rules(agent: str, cwd: str | None) -> RuleSet:
-    """Every rule that applies to a command run by `agent` in `cwd`."""
-    rules = RuleSet()
-    cwd = cwd or os.getcwd()
-    if agent == "gemini":
-        _add_gemini(rules, cwd)
-    elif agent == "cursor":
-        _add_cursor(rules, cwd)
-    else:
-        _add_claude(rules, cwd, agent if agent in SHELL_TOOLS else "claude")
-        if agent == "codex":
-            _add_codex(rules)
-        elif agent == "copilot":
-            _add_vscode(rules, cwd)
-    _add_config(rules)
-    return rules
+    """Every rule that applies to a command run by `agent` in `cwd` (the agent's own model in
+    cc_gate.agents decides where they come from)."""
+    from .agents import model
+
+    return model(agent).load_rules(cwd or os.getcwd())

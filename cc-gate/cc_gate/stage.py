@@ -10,9 +10,8 @@ import sys
 from cc_peel import record
 from cc_peel.peeling import configured_prefixes
 
-from .cli import EXIT_BY_DECISION
-from .decision import GateDecision, decide
-from .rules import AGENTS, load_rules
+from .agents import AGENTS, model
+from .decision import EXIT_BY_DECISION, GateDecision
 
 DECISION_ORDER = {"allow": 0, "ask": 1, "deny": 2}
 
@@ -34,7 +33,7 @@ class Gate:
         key = (agent, cwd)
         rules = self._rules.get(key)
         if rules is None:
-            rules = self._rules[key] = load_rules(agent, cwd)
+            rules = self._rules[key] = model(agent).load_rules(cwd)
         if not quiet:
             for warning in rules.warnings:
                 if warning not in self._warned:
@@ -61,8 +60,9 @@ class Gate:
 
     def judge(self, command: str, rec=None):
         try:
-            rules = self.rules_for(self._agent_for(rec), record.cwd_of(rec, self.cwd))
-            return decide(command, rules, self.prefixes())
+            agent = self._agent_for(rec)
+            rules = self.rules_for(agent, record.cwd_of(rec, self.cwd))
+            return model(agent).decide(command, rules, rec, self.prefixes())
         except Exception as exc:  # a bug may hide a deny: never allow, let the agent ask
             record.warn("cc-gate", f"internal error {exc!r}")
             return GateDecision("ask", f"internal error ({exc.__class__.__name__}): "

@@ -18,7 +18,6 @@ from cc_lex.lexer import LexError
 from cc_peel import record
 from cc_peel.peeling import peel
 
-from .cli import EXIT_REWRITTEN, EXIT_UNCHANGED
 from .refusals import (
     ENV_PROGRAMS,
     GREP_PROGRAMS,
@@ -34,6 +33,9 @@ from .refusals import (
 
 REWRITTEN = "rewritten"
 RAW = "raw"
+#: cc-rewrite's exit code in bare mode (DESIGN §3): 0 rewritten, 1 unchanged.
+EXIT_REWRITTEN = 0
+EXIT_UNCHANGED = 1
 
 
 class SegmentNote:

@@ -10,9 +10,11 @@ def private_home(tmp_path, monkeypatch):
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.delenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH", raising=False)
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    import cc_gate.agents.claude as claude
+    import cc_gate.agents.gemini as gemini
     import cc_gate.rules as sources
 
-    monkeypatch.setattr(sources, "CLAUDE_MANAGED_SETTINGS", [str(tmp_path / "managed.json")])
-    monkeypatch.setattr(sources, "GEMINI_SYSTEM_SETTINGS", str(tmp_path / "gemini-system.json"))
+    monkeypatch.setattr(claude, "MANAGED_SETTINGS", [str(tmp_path / "managed.json")])
+    monkeypatch.setattr(gemini, "SYSTEM_SETTINGS", str(tmp_path / "gemini-system.json"))
     sources._parsed.clear()
     return home

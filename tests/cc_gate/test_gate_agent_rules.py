@@ -2,7 +2,7 @@
 import pytest
 from settings_files import claude_settings, write_json
 
-from cc_gate.codex_rules import parse_rules
+from cc_gate.agents.codex import parse_rules
 from cc_gate.decision import decide
 from cc_gate.rules import load_rules
 

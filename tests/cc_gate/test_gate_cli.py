@@ -205,12 +205,12 @@ def test_console_script_never_prints_a_traceback(tmp_path):
 
 
 def test_an_internal_error_asks_and_never_allows(claude_rules, monkeypatch, capsysbinary):
-    import cc_gate.stage
+    import cc_gate.agents.claude
 
     def broken(*args, **kwargs):
         raise IndexError("peel bug")
 
-    monkeypatch.setattr(cc_gate.stage, "decide", broken)
+    monkeypatch.setattr(cc_gate.agents.claude, "decide", broken)
     code, out, err = gate(["git status"], b"", capsysbinary)
     assert (code, out) == (3, "git status\n")
     assert err == ("cc-gate: internal error IndexError('peel bug')\n"

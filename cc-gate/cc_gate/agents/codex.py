@@ -1,4 +1,7 @@
-"""Codex CLI's own command rules: `prefix_rule(…)` entries in `$CODEX_HOME/rules/*.rules`.
+"""Codex CLI's permission model. Its own command rules: `prefix_rule(…)` entries in
+`$CODEX_HOME/rules/*.rules`, read on top of the Claude-format settings files (Codex speaks
+Claude's hook format and users often keep their rules in `.claude/`), plus contextcrawler's
+`[gate]` config.
 
     prefix_rule(
         pattern = ["git", ["push", "fetch"]],   # words; a list is a set of alternatives
@@ -10,11 +13,16 @@ The files are Starlark; this reads only the literal `prefix_rule` calls (strings
 `name = value` arguments, `#` comments) and ignores everything else. allow → allow,
 prompt → ask, forbidden → deny; a rule without a decision is read as "prompt" (asking is the
 safe reading of a rule we cannot place). A pattern matches a command that starts with its
-words (whole words). Only read for `--agent codex`; imports only `os`.
+words (whole words). Imports only `os`.
 """
 import os
 
-from .rules import ALLOW, ASK, DENY, Rule, prefix_matcher
+from .. import decision
+from ..rules import ALLOW, ASK, DENY, Rule, RuleSet, add_config, display_path, prefix_matcher, \
+    read_cached
+from .claude import add_claude_settings
+
+NAME = "codex"
 
 DECISIONS = {"allow": ALLOW, "prompt": ASK, "forbidden": DENY}
 _MAX_EXPANSIONS = 64
@@ -168,3 +176,31 @@ def _tokenize(text: str) -> list:
             tokens.append(("op", c))
             i += 1
     return tokens
+
+
+def load_rules(cwd: str) -> RuleSet:
+    rules = RuleSet()
+    add_claude_settings(rules, cwd)
+    for path in rule_files():
+        found = read_cached(path, rules.warnings, _load_rule_file)
+        if found is not None:
+            rules.files.append(display_path(path))
+            for rule in found:
+                rules.bucket(rule.kind).append(rule)
+    add_config(rules)
+    return rules
+
+
+def _load_rule_file(path: str):
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+        return parse_rules(text, display_path(path)), None
+    except OSError as exc:
+        return None, f"cannot read it ({exc.strerror or exc})"
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return None, f"cannot parse it ({exc})"
+
+
+def decide(command: str, rules: RuleSet, record=None, prefixes=()):
+    return decision.decide(command, rules, prefixes)

@@ -9,12 +9,12 @@
 
 true → allow, false → ask (VS Code's "false" means "always confirm", not "forbid"). Read from
 the user settings (Code, Code - Insiders; Linux and macOS locations) and the project's
-`.vscode/settings.json` (JSON with comments). Only read for `--agent copilot`. Imports only
+`.vscode/settings.json` (JSON with comments). Read by the Copilot model. Imports only
 `os`; `re` is imported the first time a regex key is actually matched.
 """
 import os
 
-from .rules import ALLOW, ASK, Rule, prefix_matcher
+from ..rules import ALLOW, ASK, Rule, prefix_matcher
 
 SETTING = "chat.tools.terminal.autoApprove"
 
