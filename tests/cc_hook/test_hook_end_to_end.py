@@ -160,6 +160,8 @@ def expected_answer(agent, shape, command, decision, reason, rewritten, mode="de
         return {} if agent == "cursor" else None
     if agent == "codex" and decision != "allow" and mode != "bypassPermissions":
         return None
+    if agent == "claude" and shape is None and decision != "allow":
+        return None  # issue 12: Claude Code gets a rewrite only with an allow
     updated = dict(tool_input(agent, shape, command), command=rewritten)
     if agent == "cursor":
         return {"continue": True, "permission": "allow" if decision == "allow" else "ask",
@@ -195,11 +197,15 @@ CASES = [
     ("unknown", "frobnicate --all", "ask", None),
     ("piped", "git status | wc -l", "ask", None),
 ]
+#: Claude Code runs these read-only commands without asking (its built-in list).
+CLAUDE_DECISIONS = {"compound": "allow", "piped": "allow"}
 
 
 @pytest.mark.parametrize("agent, shape", SHAPES, ids=lambda v: v or "")
 @pytest.mark.parametrize("name, command, decision, rewritten", CASES, ids=[c[0] for c in CASES])
 def test_answers(installs, agent, shape, name, command, decision, rewritten):
+    if agent == "claude" and shape is None:
+        decision = CLAUDE_DECISIONS.get(name, decision)
     install = installs(agent)
     rewritten = rewritten and rewritten.replace("{F}", install.filter)
     answer = install.hook(event(agent, shape, command, str(install.project)))
@@ -315,11 +321,9 @@ def test_done_check_claude_fresh_home(tmp_path):
     tool, decision, reason = gate.stderr.rstrip("\n").split(": ", 2)
     assert (tool, decision) == ("cc-gate", "ask")
     assert rewrite.startswith(os.path.join(BIN, "cc-filter") + " run git status && ")
-    assert json.loads(done.stdout) == {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse",
-        "permissionDecisionReason": f"{PREFIX}: output filtered through cc-filter run; "
-                                    f"gate ask: {reason}",
-        "updatedInput": {"command": rewrite, "description": "Run it", "timeout": 60000}}}
+    # issue 12: Claude Code would ask about `pytest -q`, so the hook gives no answer at all
+    # (a rewrite would be checked by the client on `cc-filter run …` only)
+    assert done.returncode == 0 and done.stdout == ""
 
 
 NODE_DRIVER = """

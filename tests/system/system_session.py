@@ -16,6 +16,9 @@ from system_agents import AGENTS, Checks, Session
 
 ALLOW = ["ls", "git status", "git diff", "git log", "cat"]
 DENY = ["git push --force"]
+#: Claude Code gets a rewrite only where it would run the command without asking (issue 12),
+#: so its user also allows the session's other commands: every step is then an allow.
+CLAUDE_ALLOW = ALLOW + ["python -m pytest", "git add", "git commit", "git push"]
 INSERTED = re.compile(r"(?:'[^']*/)?(?:\S*/)?cc-filter'? run ")
 HINT = re.compile(r"\[full output: ([^\]]+)\]")
 
@@ -31,7 +34,7 @@ def rewrites(command: str) -> int:
 
 def install(box, agent_name: str) -> None:
     agent = AGENTS[agent_name]
-    relative, rules = agent.rules_file(ALLOW, DENY)
+    relative, rules = agent.rules_file(CLAUDE_ALLOW if agent_name == "claude" else ALLOW, DENY)
     box.write_json(relative, rules)
     done = box.tool("cc-hook", "init", "--agent", agent_name, check=False)
     assert done.returncode == 0, f"cc-hook init --agent {agent_name}: {done.stdout}{done.stderr}"
@@ -52,6 +55,8 @@ def run_session(box, agent_name: str) -> tuple[Session, Checks, int]:
 
     def step(command, *, decision, rewritten=1, code=0):
         nonlocal runs
+        if agent_name == "claude" and decision == "ask":
+            decision = "allow"  # CLAUDE_ALLOW, or one of Claude Code's read-only commands
         st = s.run(command)
         c.check(st.answer.decision == decision,
                 f"{command}: decision {st.answer.decision!r}, expected {decision!r}", st)
