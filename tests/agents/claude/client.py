@@ -178,7 +178,7 @@ class Run:
 
 
 #: Phrases of the tool_result Claude Code sends the model when it did not run the command.
-REFUSED_MARKERS = ("has been denied", "denied", "blocked")
+REFUSED_MARKERS = ("has been denied", "denied", "blocked", "contextcrawler: deny rule")
 
 
 def outcome_of(block: dict) -> str:
@@ -253,6 +253,46 @@ def populate(ws: harness.Workspace) -> None:
     for name in ("notes.txt", "todo.md", "scratch.py", "data.csv"):
         (ws.project / name).write_text(f"{name}\n")
     harness.chown_tree(ws.root, ws.user)
+
+
+_TEMPLATE: list = []
+
+
+def fresh_workspace() -> harness.Workspace:
+    """A populated workspace, copied from one built once per process (populating costs a
+    dozen git commands; a copy a few milliseconds)."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    if not _TEMPLATE:
+        template = harness.Workspace(Path(tempfile.mkdtemp(prefix="ctxcrl-claude-template-")),
+                                     harness.agent_user())
+        populate(template)
+        _TEMPLATE.append(template)
+    template = _TEMPLATE[0]
+    root = Path(tempfile.mkdtemp(prefix="ctxcrl-claude-"))
+    os.chmod(root, 0o755)
+    for name in ("home", "remote.git"):
+        shutil.copytree(template.root / name, root / name, symlinks=True)
+    ws = object.__new__(harness.Workspace)
+    ws.root, ws.user = root, template.user
+    ws.home, ws.project, ws.remote = root / "home", root / "home" / "project", root / "remote.git"
+    subprocess.run(["git", "-c", "safe.directory=*", "-C", str(ws.project), "remote", "set-url",
+                    "origin", str(ws.remote)], check=True, capture_output=True)
+    harness.chown_tree(root, ws.user)
+    return ws
+
+
+def reset_remote(ws: harness.Workspace, head: str) -> None:
+    """Put the bare remote's main back to `head` (after a run whose push landed)."""
+    import subprocess
+
+    subprocess.run(["git", "-c", "safe.directory=*", "--git-dir", str(ws.remote), "update-ref",
+                    "refs/heads/main", head], check=True, capture_output=True)
+    harness.chown_tree(ws.remote, ws.user)
 
 
 def settings_for(rules: dict) -> str:

@@ -5,9 +5,7 @@
 Prints `id<TAB>expected<TAB>measured<TAB>what the model got` per row; rows that differ from
 scenarios.py are marked `!!`. Needs root (the agent user, the managed-settings namespace).
 """
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -24,8 +22,7 @@ def main(argv):
     for sc in SCENARIOS:
         if ids and sc.id not in ids:
             continue
-        ws = harness.Workspace(Path(tempfile.mkdtemp(prefix="ctxcrl-cc-")), harness.agent_user())
-        client.populate(ws)
+        ws = client.fresh_workspace()
         before = ws.remote_head()
         run = client.run_scenario(ws, sc, hook=hook)
         pushed = ws.remote_head() != before
