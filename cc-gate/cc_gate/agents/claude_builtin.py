@@ -151,6 +151,8 @@ def _callback_allows(command: str, rest: list) -> bool:
         return listing or not any(a and not a.startswith("-") for a in rest)
     if command == "git remote":
         return all(a in ("-v", "--verbose") for a in rest)
+    if command == "ps":  # BSD `ps e` shows the environment of other processes
+        return not any(a and not a.startswith("-") and a.isalpha() and "e" in a for a in rest)
     return False
 
 
