@@ -168,13 +168,19 @@ class Run:
     def outcome(self) -> str:
         """ran / prompt / refused for the (first) Bash call: a call the client lists in its
         `permission_denials` did not run; what the model was told says which of the two."""
-        if not self.results:
+        return self.outcome_at(0)
+
+    def outcome_at(self, index: int) -> str:
+        if index >= len(self.results):
             return "none"
-        block = self.results[0]
+        block = self.results[index]
         denied = {d.get("tool_use_id") for d in self.denials if isinstance(d, dict)}
         if block.get("tool_use_id") not in denied:
             return harness.RAN
         return outcome_of(block)
+
+    def text_at(self, index: int) -> str:
+        return result_text(self.results[index]) if index < len(self.results) else ""
 
 
 #: Phrases of the tool_result Claude Code sends the model when it did not run the command.
@@ -358,8 +364,18 @@ def install_hook(ws: harness.Workspace, env: dict | None = None) -> None:
         raise RuntimeError(f"cc-hook init failed ({proc.returncode}): {proc.stderr[-2000:]}")
 
 
-def run_scenario(ws: harness.Workspace, scenario, hook: bool, timeout: float = 120) -> Run:
+def run_scenario(ws: harness.Workspace, scenario, hook: bool, timeout: float = 120,
+                 commands=None) -> Run:
+    """One `claude -p` session with the scenario's rules, flags and mode; the model calls Bash
+    with the scenario's command (or each of `commands`, scenarios sharing that setup)."""
     flags, env, binds = place_rules(ws, scenario)
     if hook:
         install_hook(ws, env)
-    return run_claude(ws, scenario.command, flags=flags, env=env, binds=binds, timeout=timeout)
+    return run_claude(ws, commands or scenario.command, flags=flags, env=env, binds=binds,
+                      timeout=timeout)
+
+
+def setup_key(scenario) -> str:
+    """Scenarios with the same key run in one session (same rules, flags, mode, trust)."""
+    return json.dumps([scenario.rules, list(scenario.flags), scenario.mode, scenario.trusted],
+                      sort_keys=True)

@@ -21,32 +21,57 @@ def claude_exe():
     return harness.install_client("claude")
 
 
+class Setup:
+    """The scenarios that share one setup, run together: one session without the hook, then
+    (the remote put back) one with it, in the same workspace."""
+
+    def __init__(self, scenarios):
+        self.scenarios = scenarios
+        self.commands = [s.command for s in scenarios]
+        self.ws = client.fresh_workspace()
+        self.before = self.ws.remote_head()
+        self.plain = client.run_scenario(self.ws, scenarios[0], hook=False,
+                                         commands=self.commands, timeout=240)
+        if self.ws.remote_head() != self.before:
+            client.reset_remote(self.ws, self.before)  # the client let a push through
+        self.hooked = client.run_scenario(self.ws, scenarios[0], hook=True,
+                                          commands=self.commands, timeout=240)
+        self.after = self.ws.remote_head()
+
+
+_SETUPS: dict = {}
+
+
+def setup_of(scenario) -> tuple:
+    key = client.setup_key(scenario)
+    if key not in _SETUPS:
+        group = [s for s in SCENARIOS if client.setup_key(s) == key]
+        _SETUPS[key] = Setup(group)
+    setup = _SETUPS[key]
+    return setup, setup.scenarios.index(scenario)
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
 def test_same_outcome_with_and_without_the_hook(claude_exe, scenario):
     if any(w.startswith("managed") and w != "managed-flag" for w in scenario.rules) and \
             not harness.can_bind_mount():
         pytest.skip("managed settings need root and `unshare -m` (a private /etc/claude-code)")
-    ws = client.fresh_workspace()
-    before = ws.remote_head()
-    plain = client.run_scenario(ws, scenario, hook=False)
-    assert plain.outcome == scenario.outcome, (
-        f"Claude Code without the hook: {plain.outcome}, the table says {scenario.outcome} "
-        f"(the model got {plain.tool_text[:300]!r}; stderr {plain.stderr[-500:]!r})")
-
-    if ws.remote_head() != before:
-        client.reset_remote(ws, before)  # the client let a push through: undo it for the hook
-    hooked = client.run_scenario(ws, scenario, hook=True)
-    assert hooked.outcome in scenario.expected_with_hook(), (
-        f"with the hook: {hooked.outcome}, expected {scenario.expected_with_hook()} "
-        f"(the model got {hooked.tool_text[:300]!r}; stderr {hooked.stderr[-500:]!r})")
+    setup, index = setup_of(scenario)
+    plain_outcome, plain_text = setup.plain.outcome_at(index), setup.plain.text_at(index)
+    assert plain_outcome == scenario.outcome, (
+        f"Claude Code without the hook: {plain_outcome}, the table says {scenario.outcome} "
+        f"(the model got {plain_text[:300]!r}; stderr {setup.plain.stderr[-500:]!r})")
+    outcome, text = setup.hooked.outcome_at(index), setup.hooked.text_at(index)
+    assert outcome in scenario.expected_with_hook(), (
+        f"with the hook: {outcome}, expected {scenario.expected_with_hook()} "
+        f"(the model got {text[:300]!r}; stderr {setup.hooked.stderr[-500:]!r})")
     if scenario.pushes and scenario.denied():
-        assert ws.remote_head() == before, "a denied push landed on the remote"
-    if hooked.outcome == REFUSED and plain.outcome != REFUSED:
-        assert "contextcrawler" in hooked.tool_text  # the hook's deny names itself and the rule
-    if scenario.compacted and hooked.outcome == RAN:
+        assert setup.after == setup.before, "a denied push landed on the remote"
+    if outcome == REFUSED and plain_outcome != REFUSED:
+        assert "contextcrawler" in text  # the hook's deny names itself and the rule
+    if scenario.compacted and outcome == RAN:
         for fact in scenario.compacted:
-            assert fact in hooked.tool_text, (fact, hooked.tool_text)
-            assert fact in plain.tool_text, (fact, plain.tool_text)
-        assert len(hooked.tool_text) < len(plain.tool_text), (
-            f"not compacted: {len(hooked.tool_text)} chars with the hook, "
-            f"{len(plain.tool_text)} without")
+            assert fact in text, (fact, text)
+            assert fact in plain_text, (fact, plain_text)
+        assert len(text) < len(plain_text), (
+            f"not compacted: {len(text)} chars with the hook, {len(plain_text)} without")
