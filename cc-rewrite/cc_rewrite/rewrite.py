@@ -317,10 +317,16 @@ class Rewriter:
                        require_filter=rec is not None)
 
     def answer_record(self, rec: dict):
-        if rec.get("decision") == "deny":
+        # Permission parity: a record is rewritten only when the gate found that the agent
+        # would run the original without asking ("allow"). On "ask" the agent's own flow must
+        # judge the original command, so it stays untouched (and so unfiltered).
+        decision = rec.get("decision")
+        if decision is not None and decision != "allow":
             rec.pop("rewritten", None)
             if self.explain:
-                return f"{rec['command']}\n(whole command)\traw: denied by the gate"
+                why = "denied by the gate" if decision == "deny" else \
+                    "the agent would ask: its own flow decides on the original"
+                return f"{rec['command']}\n(whole command)\traw: {why}"
             return rec
         result = self.rewrite(rec["command"], rec)
         if self.explain:

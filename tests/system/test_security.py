@@ -80,19 +80,11 @@ DENIED_SPELLINGS = [
 def claude(sandbox):
     """The Claude hook installed with deny rules; returns the Session."""
     sandbox.write_json(".claude/settings.json", {
-        "permissions": {"allow": ["Bash(git status)", "Bash(ls:*)"],
+        # what the tests below need to run without asking (only then does the hook rewrite)
+        "permissions": {"allow": ["Bash(git status)", "Bash(ls:*)", "Bash(env:*)",
+                                  "Bash(printenv:*)", "Bash(grep:*)", "Bash(echo:*)",
+                                  "Bash(FOO=* git status)", "Bash(X=* git status)"],
                         "deny": [f"Bash({rule})" for rule in DENY]}})
-    sandbox.tool("cc-hook", "init", "--agent", "claude")
-    return Session(sandbox, AGENTS["claude"])
-
-
-@pytest.fixture
-def claude_allow_all(sandbox):
-    """The Claude hook with `Bash(*)` allowed (and the deny rules): Claude Code runs every
-    command without asking, so the hook rewrites everything it has a filter for (issue 12:
-    a rewrite only where the original would run without asking)."""
-    sandbox.write_json(".claude/settings.json", {
-        "permissions": {"allow": ["Bash(*)"], "deny": [f"Bash({rule})" for rule in DENY]}})
     sandbox.tool("cc-hook", "init", "--agent", "claude")
     return Session(sandbox, AGENTS["claude"])
 
@@ -140,8 +132,7 @@ def test_a_command_name_from_a_variable_is_never_allowed(sandbox):
         assert answer.get("permissionDecision") != "allow", f"{command!r} allowed: {raw}"
 
 
-def test_smuggled_ctxcrl_disabled_disables_nothing(claude_allow_all, sandbox):
-    claude = claude_allow_all
+def test_smuggled_ctxcrl_disabled_disables_nothing(claude, sandbox):
     cases = {
         "FOO='CTXCRL_DISABLED=1' git status": 1,
         'FOO="CTXCRL_DISABLED=1 " git status': 1,
@@ -334,8 +325,7 @@ def test_env_output_never_shows_a_secret(sandbox, argv):
 
 
 @pytest.mark.parametrize("command", ["env", "printenv", "env | grep -i -e token -e secret"])
-def test_env_through_the_hook_never_shows_a_secret(claude_allow_all, sandbox, command):
-    claude = claude_allow_all
+def test_env_through_the_hook_never_shows_a_secret(claude, sandbox, command):
     raw = hook_answer(claude, command)
     assert raw.strip(), f"`{command}` is not rewritten by the hook: its output goes raw"
     command = json.loads(raw)["hookSpecificOutput"]["updatedInput"]["command"]
