@@ -180,3 +180,19 @@ def test_builtin_tables_name_their_client_version():
     pinned = [line for line in sys_path_harness.read_text().splitlines()
               if '"claude": ("@anthropic-ai/claude-code"' in line][0]
     assert f'"{claude_builtin.version()}"' in pinned
+
+
+@pytest.mark.parametrize("command, expected", [
+    # issue 12: with `git:*` allowed and `git push:*` denied, none of these may run unasked
+    ("git ${c:-push}", DENY), ("git ${c:=push}", DENY), ('git "${c:-push}" origin', DENY),
+    ("for c in push; do git $c; done", DENY), ("c=push; git $c origin", DENY),
+    ("(case a in a) git push;; esac)", DENY), ("cc-filter run git push origin main", DENY),
+    ("/usr/bin/git push", DENY), ("git -C . push", DENY), ("git --no-pager push", DENY),
+    ("bash -c 'git push'", DENY), ("sh -c 'git push'", DENY),
+    # a word that may expand to something else is never allowed
+    ("git ${c:-status}", ASK), ("for f in a b; do git log $f; done", ASK),
+    ("git status", ALLOW), ("git log --oneline", ALLOW),
+])
+def test_spellings_of_a_denied_push(command, expected):
+    r = rules(allow=["git:*"], deny=["git push:*"])
+    assert decide(command, r) == expected

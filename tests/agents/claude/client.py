@@ -246,7 +246,7 @@ def populate(ws: harness.Workspace) -> None:
     for step in range(1, 8):
         for i in range(step * 3 - 2, step * 3 + 2):
             (src / f"mod_{i:02d}.py").write_text(
-                f'"""module {i}"""\n\n\ndef value_{i}():\n    return {i} * {step}\n')
+                f'"""module {i}"""\n\n\ndef value_{i}():\n    return {i} * {step}  # value\n')
         subprocess.run(git + ["add", "."], **run)
         if step == 7:  # the last commit is not on the remote yet: a push that ran shows
             subprocess.run(git + ["push", "-q", "origin", "HEAD:main"], **run)
