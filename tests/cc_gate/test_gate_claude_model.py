@@ -65,7 +65,8 @@ def test_bypass_still_denies_and_asks():
 def test_ctxcrl_disabled_is_decided_without_the_prefix():
     assert decide("CTXCRL_DISABLED=1 git status") == ALLOW
     verdict = claude.decide("CTXCRL_DISABLED=1 git status", RuleSet(), {}, ())
-    assert verdict.reason.startswith("CTXCRL_DISABLED=1: ")
+    assert verdict.reason == ("without the CTXCRL_DISABLED=1 prefix, auto-allowed read-only "
+                              "command: git status")
     assert decide("CTXCRL_DISABLED=1 make") == ASK
     assert decide("CTXCRL_DISABLED=1 git push", rules(deny=["git push:*"])) == DENY
 

@@ -171,7 +171,7 @@ ENCODE_CASES = [
                 "reason": "r", "input": {"command": "CTXCRL_DISABLED=1 " + CMD}},
      {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                              "permissionDecisionReason":
-                                 "contextcrawler: CTXCRL_DISABLED=1: not filtered; "
+                                 "contextcrawler: not filtered (CTXCRL_DISABLED=1); "
                                  "gate allow: r"}}),
     # Codex: rewrite only with allow, or in bypassPermissions mode
     ("codex", record("codex", input_={"command": CMD}, event={"permission_mode": "default"}),

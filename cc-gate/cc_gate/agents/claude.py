@@ -335,8 +335,8 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
     if rest is not None:
         verdict = decide(rest, rules, record, prefixes)
         if verdict.decision == ALLOW:
-            return decision.GateDecision(ALLOW, f"{DISABLED_VAR}=1: {verdict.reason}",
-                                         verdict.rule)
+            return decision.GateDecision(
+                ALLOW, f"without the {DISABLED_VAR}=1 prefix, {verdict.reason}", verdict.rule)
         return verdict
     if mode not in MODES:
         verdict = decision.decide(command, rules, prefixes)

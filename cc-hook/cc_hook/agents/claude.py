@@ -73,7 +73,7 @@ def encode(record: dict) -> dict | None:
         return {"hookSpecificOutput": {"hookEventName": event_meta(record).get(
             "hook_event_name") or EVENT_NAME, "permissionDecision": "allow",
             "permissionDecisionReason": rewrite_reason(record).replace(
-                "output filtered through cc-filter run", "CTXCRL_DISABLED=1: not filtered")}}
+                "output filtered through cc-filter run", "not filtered (CTXCRL_DISABLED=1)")}}
     return answer
 
 
