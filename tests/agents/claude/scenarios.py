@@ -71,7 +71,8 @@ SCENARIOS = [
     S("auto-ls", "ls -la src", RAN, compacted=("mod_07.py",)),
     S("auto-cat", "cat src/mod_03.py", RAN),
     S("auto-grep", "grep -rn value src", RAN, compacted=("mod_11.py",)),
-    S("auto-find", "find . -name '*.py' -not -path './.git/*'", RAN, compacted=("mod_19.py",)),
+    S("auto-find", "find . -name '*.py' -not -path './.git/*'", RAN,
+      compacted=("mod_19", "calc")),  # the find filter folds names: ./src/: {mod_09,…}.py
     S("auto-wc", "wc -l calc.py README.md", RAN),
     S("auto-tree", "tree src", RAN),  # auto-allowed; on a machine without tree: exit 127
     S("auto-du", "du -sh src", RAN),
@@ -116,7 +117,7 @@ SCENARIOS = [
     S("ask-bypass", "git status", PROMPT, mode="bypassPermissions",
       rules={"project": {"ask": ["Bash(git status:*)"]}}),
     # -- bypassPermissions
-    S("bypass-runs", "git log --oneline", RAN, mode="bypassPermissions", compacted=("step 7",)),
+    S("bypass-runs", "git log", RAN, mode="bypassPermissions", compacted=("step 7",)),
     S("bypass-deny-compound", f"git status && {PUSH}", REFUSED, mode="bypassPermissions",
       rules={"project": DENY_PUSH}, pushes=True),
     # -- wrapped spellings of a denied push (bypassPermissions)
