@@ -197,3 +197,11 @@ def test_builtin_tables_name_their_client_version():
 def test_spellings_of_a_denied_push(command, expected):
     r = rules(allow=["git:*"], deny=["git push:*"])
     assert decide(command, r) == expected
+
+
+def test_a_broken_file_the_client_never_reads_is_no_doubt(private_home, tmp_path):
+    (private_home / ".claude").mkdir()
+    (private_home / ".claude/settings.local.json").write_text("{nope")
+    r = claude.load_rules(str(tmp_path))
+    assert r.warnings and r.doubt is None
+    assert claude.decide("git status", r, {}, ()).decision == ALLOW

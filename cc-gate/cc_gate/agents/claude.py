@@ -114,7 +114,9 @@ def load_rules(cwd: str) -> RuleSet:
     base = user_dir()
     _add_file(rules, os.path.join(base, "settings.json"),
               allow_ok=not managed_only and _source_on(sources, "user"))
+    seen = len(rules.warnings)
     _add_file(rules, os.path.join(base, "settings.local.json"), allow_ok=False)
+    not_the_clients = set(rules.warnings[seen:])  # the client never reads that file
     project, project_dir = project_claude_dir(cwd)
     if project_dir is not None:
         trusted = None if managed_only else _trusted(project)
@@ -131,8 +133,10 @@ def load_rules(cwd: str) -> RuleSet:
     rules.add(DENY, flags.get("disallowed", ()), TOOLS, "--disallowedTools")
     if flags.get("mode"):
         rules.extra["mode"] = flags["mode"]
-    if rules.warnings:  # a settings file the client reads that this could not understand
-        rules.doubt_about(rules.warnings[0] + ": never auto-allowed")
+    for warning in rules.warnings:  # a file the client reads that this could not understand
+        if warning not in not_the_clients:
+            rules.doubt_about(warning + ": never auto-allowed")
+            break
     add_config(rules)
     return rules
 
