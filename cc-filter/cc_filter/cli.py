@@ -2,13 +2,15 @@
 
 Usage:
   cc-filter run [--filter=NAME] [--] <argv>...
-  cc-filter list [--all]
+  cc-filter list [--all] [--verbose]
   cc-filter which [--] <command>...
   cc-filter show <name>
   cc-filter test [<name>] [--require-all] [--fixtures=DIR]
   cc-filter trust [<path>]
   cc-filter untrust <path>
+  cc-filter raw [<file>]
   cc-filter <name> [--exit-code=N]
+  cc-filter result
   cc-filter -h | --help
   cc-filter --version
 
@@ -16,13 +18,20 @@ Commands:
   run        Run <argv>, filter its output, exit with its exit code. No filter for the
              command: plain passthrough (stdin, stdout, stderr inherited).
   <name>     Filter stdin with the named filter (for pipes): `git status | cc-filter git-status`.
-  list       Every filter, by tier (project, user, built-in).
+  result     Filter a command's result after it ran: one JSON record on stdin (its command,
+             exit_code, output or output_path, and the filter to use), the same record on
+             stdout with "filtered" added when the model should get the filtered text.
+             The post-execution hooks of OpenCode and Copilot CLI run it.
+  list       Every filter: its name, the commands it matches and its kind (project and
+             user filters first).
   which      Which filter a command gets, and why (tier, pattern, key).
   show       A filter's definition and where it comes from.
   test       Run the filters' inline [[test]] cases and fixture cases.
   trust      Show a project filter file and its risky rules, then record its SHA-256
              (without <path>: every file of the nearest .ctxcrl/filters/).
   untrust    Forget a project filter file's recorded SHA-256.
+  raw        Print the raw output of the last filtered run that showed less than the
+             command printed (or the kept file <file>, as a [full output: …] line names it).
 
 Options:
   --filter=NAME   Use this filter instead of the catalogue's choice.
@@ -30,22 +39,25 @@ Options:
                   filter and used as cc-filter's own exit code [default: 0].
   --require-all   Fail when a filter has no test case at all.
   --fixtures=DIR  Folder of fixture cases, <DIR>/<filter>/<case>.toml (by default
-                  tests/fixtures of the repository, when there is one).
+                  tests/fixtures of a contextcrawler checkout around the current directory
+                  or the package; an installed package has only the inline cases).
   --all           Also list shadowed and broken filter files.
+  --verbose       Also show each filter's regex and description.
   -h --help       Show this help.
   --version       Show the version.
 
 Everything after `run`'s own options is the command, options included
 (`cc-filter run git log -n 5`). Exit codes: the command's (run, <name>); 127 command not
 found; 126 not executable; 128+N killed by signal N; 2 bad usage or unknown filter;
-1 `test`/`which` found a failure or no filter.
+1 `test`/`which` found a failure or no filter, `raw` found no kept output (`test
+--require-all` without fixture cases to run: 2).
 """
 import sys
 
 from cc_peel.console import console
 
 VERSION = "0.1.0"
-_COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust")
+_COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust", "raw", "result")
 
 
 def parse_run(argv: list[str]):
@@ -142,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
             from cc_filter import runner
 
             return runner.run(fast[1], filter_name=fast[0])
+        if argv == ["result"]:
+            from cc_filter import result
+
+            return result.run_stage()
         fast = parse_pipe(argv)
         if fast is not None:
             from cc_filter import runner
@@ -158,7 +174,9 @@ def _main_slow(argv: list[str]) -> int:
     try:
         args = parse(argv)
     except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
+        from cc_peel.console import usage_error
+
+        sys.stderr.write(f"{usage_error('cc-filter', exc)}\n")
         return 2
     except SystemExit as exc:  # --help / --version print and exit
         return exc.code if isinstance(exc.code, int) else 0
@@ -174,7 +192,7 @@ def _main_slow(argv: list[str]) -> int:
 
         return runner.run(args["<argv>"], filter_name=args["--filter"])
     if args["list"]:
-        return commands.list_filters(show_all=args["--all"])
+        return commands.list_filters(show_all=args["--all"], verbose=args["--verbose"])
     if args["which"]:
         return commands.which(args["<command>"])
     if args["show"]:
@@ -182,10 +200,16 @@ def _main_slow(argv: list[str]) -> int:
     if args["test"]:
         return commands.test(args["<name>"], require_all=args["--require-all"],
                              fixtures=args["--fixtures"])
+    if args["result"]:
+        from cc_filter import result
+
+        return result.run_stage()
     if args["trust"]:
         return commands.trust(args["<path>"])
     if args["untrust"]:
         return commands.untrust(args["<path>"])
+    if args["raw"]:
+        return commands.raw(args["<file>"])
     code = _int_or_none(args["--exit-code"] or "0")
     if code is None:
         value = args["--exit-code"]

@@ -1,4 +1,4 @@
-"""The cold subcommands: list, which, show, test, trust, untrust.
+"""The cold subcommands: list, which, show, test, trust, untrust, raw.
 
 Each returns the exit code and prints to stdout (errors to stderr). These are not on the hot
 path, so they import freely (tabulate, tomllib, shlex).
@@ -18,8 +18,14 @@ def _err(text: str) -> None:
     sys.stderr.write(text + "\n")
 
 
-def list_filters(show_all: bool = False, cwd: str | None = None) -> int:
+def list_filters(show_all: bool = False, cwd: str | None = None, verbose: bool = False,
+                 width: int | None = None) -> int:
+    """One row per filter: name, the commands it matches (in words), kind; tier and status
+    when a user or project filter is there (or with --all); --verbose adds the regex and the
+    description. Rows fit the terminal (100 columns when not one) unless verbose."""
     from tabulate import tabulate
+
+    from cc_filter.match_words import match_words
 
     entries = catalogue.all_entries(cwd)
     seen: set = set()
@@ -34,16 +40,43 @@ def list_filters(show_all: bool = False, cwd: str | None = None) -> int:
                 seen.add(entry.name)
         if not show_all and status in ("shadowed", "broken"):
             continue
-        rows.append((entry.name, entry.tier, entry.kind, status,
-                     entry.match_command if entry.error is None else entry.error,
-                     entry.description))
-    rows.sort(key=lambda r: (catalogue.TIERS.index(r[1]), r[0]))
-    _print(tabulate(rows, headers=("filter", "tier", "kind", "status", "match_command",
-                                   "description"), tablefmt="simple"))
+        words = (match_words(entry.match_command) or entry.description.split(": ", 1)[0]) \
+            if entry.error is None else entry.error
+        rows.append({"filter": entry.name, "matches": words, "kind": entry.kind,
+                     "tier": entry.tier, "status": status, "match_command": entry.match_command,
+                     "description": entry.description})
+    rows.sort(key=lambda r: (catalogue.TIERS.index(r["tier"]), r["filter"]))
+    columns = ["filter", "matches", "kind"]
+    if show_all or any(r["tier"] != "built-in" or r["status"] != "active" for r in rows):
+        columns += ["tier", "status"]
+    if verbose:
+        columns += ["match_command", "description"]
+    else:
+        _fit(rows, columns, "matches", width or _width())
+    _print(tabulate([[r[c] for c in columns] for r in rows], headers=columns,
+                    tablefmt="simple"))
     broken = sum(1 for e in entries if e.error is not None)
     if broken and not show_all:
         _print(f"\n{broken} broken filter file(s) hidden; see: cc-filter list --all")
     return 0
+
+
+def _width() -> int:
+    import shutil
+
+    if sys.stdout.isatty():
+        return max(60, shutil.get_terminal_size((100, 24)).columns)
+    return 100
+
+
+def _fit(rows: list, columns: list, column: str, width: int) -> None:
+    """Cut `column` so every row fits in `width` characters (tabulate's two-space gaps)."""
+    others = sum(max([len(c)] + [len(str(r[c])) for r in rows]) + 2
+                 for c in columns if c != column)
+    room = max(20, width - others)
+    for row in rows:
+        if len(row[column]) > room and row.get("status") != "broken":  # errors stay whole
+            row[column] = row[column][:room - 1].rstrip(" ,") + "…"
 
 
 def _command_key(words: list[str]) -> tuple[list[str], str]:
@@ -111,6 +144,11 @@ def test(name: str | None, *, require_all: bool = False, fixtures: str | None = 
     if fixtures and not os.path.isdir(fixtures):
         _err(f"cc-filter: no fixture folder {fixtures}")
         return 2
+    if fixtures_dir is None and require_all:
+        _err("cc-filter: --require-all needs the fixture cases of a contextcrawler checkout "
+             "(tests/fixtures: real captured output, not shipped with the package). Run it in "
+             "a clone of the repository, or pass --fixtures=DIR.")
+        return 2
     entries = catalogue.all_entries(cwd)
     names = sorted({e.name for e in entries})
     if name is not None and name not in names:
@@ -148,6 +186,9 @@ def test(name: str | None, *, require_all: bool = False, fixtures: str | None = 
                    "does not exist")
             failures += 1
     _print(f"\n{total} case(s); {failures} filter(s) failing")
+    if fixtures_dir is None:
+        _print("(inline cases only: the fixture cases live in a contextcrawler checkout's "
+               "tests/fixtures; pass --fixtures=DIR to run them)")
     return 1 if failures else 0
 
 
@@ -207,3 +248,39 @@ def untrust(path: str) -> int:
         return 0
     _err(f"cc-filter: {os.path.abspath(path)} was not trusted")
     return 1
+
+
+def raw(name: str | None = None) -> int:
+    """Print a kept raw output: the last filtered run's (`tee/last.raw`), or the tee file
+    `name` (a path, or a file name in the tee directory, as a `[full output: …]` hint gives it)."""
+    from cc_filter import tee
+
+    policy = tee.TeePolicy.from_config()
+    if name is None:
+        path = tee.last_path(policy)
+    else:
+        path = os.path.expanduser(name)
+        if not os.path.isfile(path):
+            path = os.path.join(policy.dir(), os.path.basename(name))
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        if name is None:
+            _err("cc-filter: no raw output kept yet: no filtered run has dropped anything"
+                 + ("" if policy.enabled and policy.mode != "never" else
+                    " ([tee] is turned off in config.toml)"))
+        else:
+            _err(f"cc-filter: no kept output {name!r} (tee files: {home.short_path(policy.dir())})")
+        return 1
+    except OSError as exc:
+        _err(f"cc-filter: cannot read {home.short_path(path)}: {exc.strerror}")
+        return 1
+    with f:
+        out = sys.stdout.buffer
+        try:
+            while chunk := f.read(1 << 16):
+                out.write(chunk)
+            out.flush()
+        except BrokenPipeError:
+            return 141
+    return 0

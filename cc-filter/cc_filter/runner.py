@@ -164,6 +164,8 @@ def track(*, argv, key, filter_name, mode, exit_code, raw_chars, output_chars, s
             return
         if tracking.get("store_arguments", True):
             command = keys.quote_join(argv)
+            if key == keys.key_of(argv):
+                key = keys.quoted_key(argv)  # reports print it: `-run 'TestA|TestB'`, not a pipe
         else:
             command = key = keys.command_label(key)
         record = spool.SpoolRecord.for_command(
@@ -198,8 +200,10 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
         return passthrough(argv, key=key, started=started)
     if filter_name:
         entry = catalogue.by_name(filter_name, cwd)
-        if entry is None:
-            _stderr(f"cc-filter: no filter named {filter_name!r}; running unfiltered")
+        if entry is None:  # a typo must not run the command some other way than asked
+            _stderr(f"cc-filter: no filter named {filter_name!r} (see: cc-filter list); "
+                    "nothing run")
+            return 2
     else:
         entry = catalogue.lookup(key, cwd)
     if entry is None:

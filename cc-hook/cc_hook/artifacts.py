@@ -46,6 +46,11 @@ class Artifact:
             try:
                 if self.add(original) == current:
                     return original
+                # Only our part differs (e.g. it was written by another version, or with
+                # another cc-filter path): still the user's exact bytes.
+                if original is not None and \
+                        self.strip(current) == self.strip(self.add(original)):
+                    return original
             except MalformedSettings:
                 pass
         stripped = self.strip(current)
@@ -378,6 +383,42 @@ class ConfigValue(Artifact):
             return current
         del lines[index]
         return "".join(lines)
+
+
+class RecordedFile(Artifact):
+    """A file hooks.json says an install changed, that the agent's module no longer lists
+    there (another version of these tools, `CLAUDE_CONFIG_DIR` moved…): uninstall gives back
+    its original only when it is still exactly what init wrote (same SHA-256); else it is
+    left as it is."""
+
+    kind = "recorded"
+
+    def __init__(self, path: str, sha256: str | None, description: str = "written by init"):
+        super().__init__(path, description)
+        self.sha256 = sha256
+
+    def _untouched(self, current) -> bool:
+        import hashlib
+
+        return current is not None and self.sha256 is not None and \
+            hashlib.sha256(current.encode("utf-8")).hexdigest() == self.sha256
+
+    def add(self, current):
+        return current
+
+    def strip(self, current):
+        return current
+
+    def present(self, current):
+        return self._untouched(current)
+
+    def registered(self, current):
+        return False  # its backup is only put back from the record of what it held
+
+    def remove(self, current, original=UNKNOWN):
+        if original is not UNKNOWN and self._untouched(current):
+            return original
+        return current
 
 
 def describe_change(path: str, old: str | None, new: str | None) -> str:

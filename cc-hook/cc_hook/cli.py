@@ -1,41 +1,48 @@
-"""cc-hook — agent adapters: the hook pipeline's first and last stages, and hook install,
-uninstall, verify, status and test (DESIGN §8).
+"""cc-hook — install contextcrawler into your coding agents, check it, take it back.
 
 Usage:
-  cc-hook decode <agent>
-  cc-hook encode <agent>
-  cc-hook init [--agent=NAME]... [--global | --project] [--dry-run]
-  cc-hook uninstall [--agent=NAME]... [--global | --project] [--dry-run]
+  cc-hook init [--agent=NAME]... [--global | --project] [--link] [--dry-run]
+  cc-hook uninstall [--agent=NAME]... [--global | --project] [--purge] [--dry-run]
   cc-hook verify
   cc-hook status
-  cc-hook test <agent> <command>
+  cc-hook test <agent> <command> [--run]
+  cc-hook decode <agent>
+  cc-hook encode <agent>
   cc-hook (-h | --help)
   cc-hook --version
 
 Commands:
-  decode <agent>   read the agent's hook event on stdin, write a command record (JSON line).
-  encode <agent>   read the final command record on stdin, write the agent's JSON answer.
-  init             install the hook for each --agent (default: claude), globally (default) or
-                   for the project around the current directory.
-  uninstall        remove what `init` installed for each --agent (default: every installed one).
-  verify           check every installed hook: PASS / WARN / FAIL; exit 1 on any FAIL.
-  status           show what is installed where.
-  test             send a synthetic event for <command> through the installed hook, as the
-                   agent would, and print the answer.
+  init        install the hook for each --agent (default: claude), for your user (default)
+              or for the project around the current directory, with a note telling the
+              model how to read compacted output.
+  uninstall   take back everything init installed: by default every agent, for your user
+              and in every project; settings files get their original bytes back, and the
+              backups init made go too.
+  verify      check every installed hook: PASS / WARN / FAIL; exit 1 on any FAIL.
+  status      show what is installed where.
+  test        show, in words, what the agent will do with <command> now: run it filtered
+              (and which command it runs), refuse it, or decide itself; with --run, also run
+              it and show the output the model gets.
+  decode      (hook stage) read the agent's hook event on stdin, write a command record.
+  encode      (hook stage) read the final command record on stdin, write the agent's answer.
 
 Agents: claude, cursor, copilot, gemini, codex (hooks); opencode (plugin);
         cline, windsurf (rules files, always in the project).
 
 Options:
   --agent=NAME  an agent to install / uninstall (repeatable).
-  --global      user-wide settings under $HOME (default).
+  --global      your user's settings under $HOME (init's default).
   --project     the project's settings (the git work tree around the current directory).
+  --link        when the agent's shell cannot find cc-filter, link it into a folder on that
+                shell's PATH without asking (init asks when run in a terminal).
+  --purge       also delete the tracking data (tracking.db, spool, tee files).
+  --run         run the command the agent would run and show what the model receives.
   --dry-run     print what would change, write nothing.
   -h --help     show this help.
   --version     show the version.
 
-Exit codes: 0 ok; 1 a step failed (malformed settings file, FAIL in verify, hook not
-installed for test); 2 usage error. decode/encode always exit 0.
+Exit codes: 0 ok; 1 a step failed (malformed settings file, FAIL in verify, no hook
+installed to test); 2 usage error. decode/encode always exit 0.
 """
 import sys
 
@@ -69,7 +76,9 @@ def _main_slow(argv: list[str]) -> int:
     try:
         args = docopt(__doc__, argv=argv, version=f"cc-hook {VERSION}")
     except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
+        from cc_peel.console import usage_error
+
+        sys.stderr.write(f"{usage_error('cc-hook', exc)}\n")
         return 2
     except BrokenPipeError:  # `cc-hook --help | head`
         return 0
@@ -79,7 +88,10 @@ def _main_slow(argv: list[str]) -> int:
         return run("decode" if args["decode"] else "encode", args["<agent>"])
     from . import commands
 
-    return commands.dispatch(args)
+    try:
+        return commands.dispatch(args)
+    except BrokenPipeError:  # `cc-hook test … | head -1`: the reader has what it wanted
+        return 0
 
 
 run = console(main)  # the console script: main(), then no interpreter teardown

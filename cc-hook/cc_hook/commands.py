@@ -2,15 +2,16 @@
 
 
 def dispatch(args: dict) -> int:
-    scope = "project" if args["--project"] else "global"
+    scope = "project" if args["--project"] else "global" if args["--global"] else None
     if args["init"]:
         from .install import init
 
-        return init(args["--agent"], scope, args["--dry-run"])
+        return init(args["--agent"], scope or "global", args["--dry-run"],
+                    link=True if args["--link"] else None)
     if args["uninstall"]:
-        from .install import uninstall
+        from .uninstall import uninstall
 
-        return uninstall(args["--agent"], scope, args["--dry-run"])
+        return uninstall(args["--agent"], scope, args["--dry-run"], purge=args["--purge"])
     if args["verify"]:
         from .verify import verify
 
@@ -22,5 +23,5 @@ def dispatch(args: dict) -> int:
     if args["test"]:
         from .synthetic import test
 
-        return test(args["<agent>"], args["<command>"])
+        return test(args["<agent>"], args["<command>"], run=args["--run"])
     return 2

@@ -22,19 +22,34 @@ import sysconfig
 
 from cc_track import home
 
-HOOK_VERSION = 4
+HOOK_VERSION = 5
 """Bump when the script template or the stages' contract changes; `status` warns on older.
 2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`.
 3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
    no longer loses it), and runs cc-rewrite with `CTXCRL_QUIET_CONFIG=1` (one config warning
    per command: cc-gate's).
 4: stages start as `from cc_X.cli import run; run()`: the console-script entry, which ends
-   with `cc_peel.console.exit_now` (no interpreter teardown)."""
+   with `cc_peel.console.exit_now` (no interpreter teardown).
+5: agents that filter after execution (Copilot CLI) get two pipelines in one script, chosen by
+   its first argument: `pre` (decode | cc-gate | encode: denies only) and `post`
+   (decode | cc-filter result | encode)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
 TOOLS = ("cc-hook", "cc-gate", "cc-rewrite", "cc-filter")
-STAGE_TOOLS = (("cc-hook", "cc_hook"), ("cc-gate", "cc_gate"), ("cc-rewrite", "cc_rewrite"))
+STAGE_TOOLS = (("cc-hook", "cc_hook"), ("cc-gate", "cc_gate"), ("cc-rewrite", "cc_rewrite"),
+               ("cc-filter", "cc_filter"))
+#: The stages of each pipeline a hook may run (DESIGN §3): the parity rewrite before execution,
+#: denies only before execution (agents that filter after it), and the filter after it.
+REWRITE = "rewrite"
+DENY_ONLY = "deny-only"
+POST = "post"
+PIPELINES = {
+    REWRITE: (("cc-hook", "decode"), ("cc-gate", "--agent"), ("cc-rewrite", ""),
+              ("cc-hook", "encode")),
+    DENY_ONLY: (("cc-hook", "decode"), ("cc-gate", "--agent"), ("cc-hook", "encode")),
+    POST: (("cc-hook", "decode"), ("cc-filter", "result"), ("cc-hook", "encode")),
+}
 #: What the stages may import from outside the standard library (docopt: unusual argv only).
 STAGE_PACKAGES = ("cc_peel", "cc_lex", "cc_track", "cc_hook", "cc_gate", "cc_rewrite",
                   "cc_filter", "docopt")  # most used first: each folder is searched in turn
@@ -101,6 +116,8 @@ def stage_launcher(tools: dict) -> tuple[str, list[str]] | None:
     `#!/abs/python`), so the directories found here are the ones that interpreter uses."""
     python = None
     for name, _module in STAGE_TOOLS:
+        if name not in tools:
+            continue  # a pipeline that does not run it
         found = _shebang_python(tools.get(name))
         if found is None or (python is not None and found != python):
             return None
@@ -146,11 +163,17 @@ def _shebang_python(path: str | None) -> str | None:
     return python if os.access(python, os.X_OK) else None
 
 
-def stage_commands(agent: str, tools: dict, launcher=None) -> tuple[str, list[str]]:
-    """(the `path=` line or "", the four stage commands) of the script."""
+def stage_commands(agent: str, tools: dict, launcher=None,
+                   pipeline: str = REWRITE) -> tuple[str, list[str]]:
+    """(the `path=` line or "", the stage commands of one of PIPELINES)."""
     q = shlex.quote
-    steps = [("cc-hook", f"decode {agent}"), ("cc-gate", f"--agent {agent}"),
-             ("cc-rewrite", ""), ("cc-hook", f"encode {agent}")]
+    steps = []
+    for name, rest in PIPELINES[pipeline]:
+        if rest in ("decode", "encode"):
+            rest = f"{rest} {agent}"
+        elif rest == "--agent":
+            rest = f"--agent {agent}"
+        steps.append((name, rest))
     if launcher is None:
         return "", [f"{q(tools[name])} {rest}".rstrip() for name, rest in steps]
     python, directories = launcher
@@ -162,6 +185,23 @@ def stage_commands(agent: str, tools: dict, launcher=None) -> tuple[str, list[st
     commands = [f'{q(python)} -I -S -c "${PATH_VARIABLE}; from {modules[name]}.cli import run; '
                 f'run()" {rest}'.rstrip() for name, rest in steps]
     return path_line, commands
+
+
+def answer_line(stages: list[str]) -> str:
+    """`answer=$(…)`: the stages chained; the first gets the script's path for its check;
+    cc-rewrite and cc-filter run with CTXCRL_QUIET_CONFIG=1 (one config warning: cc-gate's,
+    or decode's)."""
+    parts = []
+    for i, stage in enumerate(stages):
+        if i == 0:
+            parts.append(f"CTXCRL_HOOK_SCRIPT=$script {stage}")
+        elif i == len(stages) - 1:
+            parts.append(stage)
+        else:
+            quiet = "cc_rewrite" in stage or "cc-rewrite" in stage or "cc_filter" in stage \
+                or "cc-filter" in stage
+            parts.append(f"CTXCRL_QUIET_CONFIG=1 {stage}" if quiet else stage)
+    return "answer=$(" + " | ".join(parts) + ")"
 
 
 def env_lines(filter_bin: str | None = None) -> str:
@@ -182,16 +222,26 @@ def env_lines(filter_bin: str | None = None) -> str:
 
 
 def render(agent: str, no_answer: str, tools: dict | None = None,
-           script: str | None = None, launcher="auto", filter_bin: str | None = None) -> str:
+           script: str | None = None, launcher="auto", filter_bin: str | None = None,
+           pipelines: tuple = (REWRITE,)) -> str:
     """The script's text for `agent` (tools: name → absolute path; launcher: see
     `stage_launcher`, "auto" to find it, None for the console scripts; filter_bin: the
     cc-filter path rewrites must use, None when a bare `cc-filter` works in the agent's
-    shell)."""
+    shell; pipelines: which of PIPELINES the script runs — with two, `(DENY_ONLY, POST)`, its
+    first argument chooses: `post` runs the second, anything else the first)."""
     tools = tools or {name: tool_path(name) for name in TOOLS}
     script = script or script_path(agent)
     if launcher == "auto":
         launcher = stage_launcher(tools)
-    path_line, stages = stage_commands(agent, tools, launcher)
+    path_line = ""
+    lines = []
+    for pipeline in pipelines:
+        path_line, stages = stage_commands(agent, tools, launcher, pipeline)
+        lines.append(answer_line(stages))
+    if len(lines) == 1:
+        answer = lines[0]
+    else:
+        answer = (f"case ${{1:-}} in\npost) {lines[1]} ;;\n*) {lines[0]} ;;\nesac")
     q = shlex.quote
     env = env_lines(filter_bin) + path_line
     replacements = {
@@ -201,10 +251,7 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
         "@@HASH_FILE_COMMENT@@": home.short_path(hash_path(script)),
         "@@NO_ANSWER@@": f"printf '%s\\n' {q(no_answer)}; " if no_answer else "",
         "@@ENV@@": env,
-        "@@DECODE@@": stages[0],
-        "@@GATE@@": stages[1],
-        "@@REWRITE@@": stages[2],
-        "@@ENCODE@@": stages[3],
+        "@@ANSWER@@": answer,
     }
     text = template("hook.sh")
     for mark, value in replacements.items():
@@ -230,8 +277,11 @@ def tools_in(text: str) -> list[str]:
     paths = []
     for line in text.splitlines():
         words = []
-        if line.startswith("answer=$("):
-            words = shlex.split(line[len("answer=$("):].rstrip(")"), posix=True)
+        at = line.find("answer=$(")
+        if at != -1:
+            body = line[at + len("answer=$("):]
+            body = body[:-3].rstrip() if body.endswith(" ;;") else body
+            words = shlex.split(body[:-1] if body.endswith(")") else body, posix=True)
         elif line.startswith(f"{PATH_VARIABLE}="):
             code = "".join(shlex.split(line[len(PATH_VARIABLE) + 1:], posix=True))
             import ast

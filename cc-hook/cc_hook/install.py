@@ -1,6 +1,7 @@
-"""`cc-hook init` and `cc-hook uninstall`: plan every file change for each agent, refuse the
-whole agent when one of its files cannot be changed safely, then write (or, with --dry-run,
-print the diffs). Cold path.
+"""`cc-hook init`: plan every file change for each agent, refuse the whole agent when one of
+its files cannot be changed safely, then write (or, with --dry-run, print the diffs); and
+the pieces uninstall.py shares (what an install owns, applying planned changes, backups,
+the folders init created). Cold path.
 """
 import os
 import sys
@@ -13,7 +14,7 @@ from . import filter_path, hook_script
 from .agents import ALL_AGENTS, HOOK_AGENTS, PLUGIN_AGENTS, RULES_AGENTS, load
 from .artifacts import UNKNOWN, ConfigValue, JsonRegistration, OwnedFile, describe_change
 from .manifest import Manifest
-from .settings_file import MalformedSettings, read_text, write_atomic
+from .settings_file import MalformedSettings, read_text, real_target, write_atomic
 
 
 class InstallContext:
@@ -35,10 +36,20 @@ class Reporter:
         self.err = err or sys.stderr
 
     def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+        self.out = self._write(self.out, text)
 
     def warn(self, text: str) -> None:
-        self.err.write(text + "\n")
+        self.err = self._write(self.err, text)
+
+    @staticmethod
+    def _write(stream, text: str):
+        """A reader that left (`cc-hook init | head`) must not stop the work half way, with
+        files written and hooks.json not: the rest of the report goes nowhere."""
+        try:
+            stream.write(text + "\n")
+            return stream
+        except BrokenPipeError:
+            return open(os.devnull, "w")
 
 
 def user_home() -> str:
@@ -79,25 +90,41 @@ def _plan(artifacts, change) -> list:
     return planned
 
 
-def _apply(planned, manifest: Manifest, dry_run: bool, report: Reporter, restoring: bool = False):
+def backup_path(path: str) -> str:
+    """Where `write_atomic` keeps the previous bytes of `path`."""
+    return real_target(path) + ".bak"
+
+
+def _apply(planned, manifest: Manifest, dry_run: bool, report: Reporter,
+           restoring: bool = False, header: str | None = None) -> int:
+    """Write each planned change; returns how many files changed (or would). Installing
+    reports unchanged files too (a second init shows that it changed nothing); uninstalling
+    reports only what it changes, under `header`, printed before the first change."""
+    changed = 0
     for artifact, current, new in planned:
         label = f"{artifact.description}"
         if new == current:
-            report.say(f"  unchanged  {_short(artifact.path)}  ({label})")
+            if not restoring:
+                report.say(f"  unchanged  {_short(artifact.path)}  ({label})")
             continue
+        if header and not changed:
+            report.say(header)
+        changed += 1
         if dry_run:
-            verb = "would delete" if new is None else "would write"
+            verb = "would delete" if new is None else ("would restore" if restoring
+                                                       else "would write")
             report.say(f"  {verb}  {_short(artifact.path)}  ({label})")
-            report.say(_indent(describe_change(_short(artifact.path), current, new)))
+            report.say(_indent(describe_change(_short(artifact.path), current, new)).rstrip("\n"))
             continue
+        backup = artifact.backup and current is not None and not restoring
         if not restoring:
             if artifact.path not in manifest.originals:
                 manifest.originals[artifact.path] = current
+            if backup:
+                _note_backup(artifact.path, manifest)
             _note_created_dirs(artifact.path, manifest)
-        # Deleting a file contextcrawler created leaves no backup of it behind.
-        created_by_us = new is None and manifest.originals.get(artifact.path, "") is None
-        write_atomic(artifact.path, new, backup=artifact.backup and not created_by_us,
-                     mode=artifact.mode)
+        # Uninstall writes no backup: a `.bak` of the installed file would keep our hook.
+        write_atomic(artifact.path, new, backup=backup, mode=artifact.mode)
         if new is None:
             verb = "removed"
         elif current is None:
@@ -105,9 +132,21 @@ def _apply(planned, manifest: Manifest, dry_run: bool, report: Reporter, restori
         else:
             verb = "restored" if restoring and new == manifest.originals.get(artifact.path) \
                 else "updated"
-        backup = f"; backup {_short(artifact.path)}.bak" if current is not None and \
-            artifact.backup and not created_by_us else ""
-        report.say(f"  {verb:9}  {_short(artifact.path)}  ({label}{backup})")
+        note = f"; backup {_short(backup_path(artifact.path))}" if backup else ""
+        report.say(f"  {verb:9}  {_short(artifact.path)}  ({label}{note})")
+    return changed
+
+
+def _note_backup(path: str, manifest: Manifest) -> None:
+    """Remember what `<file>.bak` held before init first wrote it, so uninstall can put it
+    back (or delete it: it would still hold a copy of the file from before uninstall)."""
+    bak = backup_path(path)
+    if bak in manifest.originals:
+        return
+    try:
+        manifest.originals[bak] = read_text(bak)
+    except MalformedSettings:
+        pass  # not text: uninstall then deletes it only if it holds our entry
 
 
 def _note_created_dirs(path: str, manifest: Manifest) -> None:
@@ -122,8 +161,9 @@ def _note_created_dirs(path: str, manifest: Manifest) -> None:
         directory = parent
 
 
-def _remove_created_dirs(manifest: Manifest, report: Reporter, dry_run: bool) -> None:
+def _remove_created_dirs(manifest: Manifest, report: Reporter, dry_run: bool) -> int:
     """Folders init created that are empty now, deepest first."""
+    removed = 0
     for directory in sorted(manifest.created_dirs, key=lambda d: d.count(os.sep), reverse=True):
         try:
             empty = not os.listdir(directory)
@@ -139,6 +179,8 @@ def _remove_created_dirs(manifest: Manifest, report: Reporter, dry_run: bool) ->
                 continue
             manifest.created_dirs.remove(directory)
         report.say(f"  {'would delete' if dry_run else 'removed':9}  {_short(directory)}/")
+        removed += 1
+    return removed
 
 
 def _indent(text: str) -> str:
@@ -165,7 +207,9 @@ def _script_artifacts(agent: str, tools: dict, filter_command: str) -> tuple[lis
     module = load(agent)
     script = hook_script.script_path(agent)
     filter_bin = filter_command if filter_command != "cc-filter" else None
-    text = hook_script.render(agent, module.NO_ANSWER, tools, script, filter_bin=filter_bin)
+    pipelines = getattr(module, "PIPELINES", (hook_script.REWRITE,))
+    text = hook_script.render(agent, module.NO_ANSWER, tools, script, filter_bin=filter_bin,
+                              pipelines=pipelines)
     digest = hook_script.sha256_text(text)
     return [OwnedFile(script, text, f"hook script, version {hook_script.HOOK_VERSION}",
                       mode=0o755, kind="script"),
@@ -173,10 +217,21 @@ def _script_artifacts(agent: str, tools: dict, filter_command: str) -> tuple[lis
                       kind="hash")], digest
 
 
+def artifacts_for(agent: str, scope: str, root: str, ctx) -> list:
+    """Everything an install of `agent` owns in its settings and instruction files: what the
+    agent's module lists, plus the awareness note where that agent reads one."""
+    from . import awareness
+
+    return list(load(agent).artifacts(scope, root, ctx)) + \
+        awareness.artifacts(agent, scope, root, ctx.user_home)
+
+
 # -- init ----------------------------------------------------------------------------------
 
 def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None = None,
-         report: Reporter | None = None) -> int:
+         report: Reporter | None = None, link: bool | None = None) -> int:
+    """link: make the cc-filter symlink `filter_path.link_plan` proposes (True), never (False),
+    or ask when stdin and stdout are a terminal (None)."""
     report = report or Reporter()
     agents = _check_agents(agents or ["claude"], report)
     if agents is None:
@@ -189,9 +244,11 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
     manifest = Manifest.load()
     failures = 0
     if not dry_run:
+        _note_created_dirs(os.path.join(home.data_dir(), "hooks.json"), manifest)
         home.ensure_private_dir(home.data_dir())
 
-    filter_command, config_failed = _setup_filter(tools["cc-filter"], manifest, dry_run, report)
+    filter_command, config_failed = _setup_filter(tools["cc-filter"], manifest, dry_run, report,
+                                                  link, agents)
     if config_failed and set(agents) & set(HOOK_AGENTS + PLUGIN_AGENTS):
         report.warn("cc-hook: not installing hooks: their rewrites would call a cc-filter the "
                     "agent's shell cannot find.")
@@ -204,7 +261,7 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
         artifacts, digest = ([], None)
         if agent in HOOK_AGENTS:
             artifacts, digest = _script_artifacts(agent, tools, filter_command)
-        artifacts += load(agent).artifacts(agent_scope, root, ctx)
+        artifacts += artifacts_for(agent, agent_scope, root, ctx)
         report.say(f"{agent} ({agent_scope}{'' if agent_scope == 'global' else ': ' + root}):")
         try:
             planned = _plan(artifacts, lambda a, current: a.add(current))
@@ -241,15 +298,87 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
     return 1 if failures else 0
 
 
-def _setup_filter(ours: str, manifest: Manifest, dry_run: bool, report: Reporter):
-    """(command the rewrites and rules use, config edit failed?)."""
+def _setup_filter(ours: str, manifest: Manifest, dry_run: bool, report: Reporter,
+                  link: bool | None = None, agents=()):
+    """(command the rewrites and rules use, config edit failed?). The bare `cc-filter` when
+    the agent's shell finds ours (after making the link the user agreed to); else our
+    absolute path, recorded as `[hooks] filter_bin`, with a warning that says what to do."""
     check = filter_path.check(ours)
-    if check.visible:
-        return "cc-filter", False
+    if not check.visible:
+        plan = filter_path.link_plan(check, user_home())
+        if plan and _want_link(plan, link, report) and _make_link(plan, manifest, dry_run,
+                                                                   report):
+            if dry_run:
+                return "cc-filter", False
+            check = filter_path.check(ours)
+        if not check.visible:
+            _explain_full_path(check, plan, report, agents)
+            return _record_filter_bin(ours, manifest, dry_run, report)
+    if manifest.filter_bin and manifest.filter_bin.get("value") == ours and not dry_run:
+        _forget_filter_bin(manifest, report)  # an earlier init's: the bare name works now
+    return "cc-filter", False
+
+
+def _want_link(plan, link: bool | None, report: Reporter) -> bool:
+    if link is not None:
+        return link
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return False
+    report.say(f"cc-filter: the agent's shell does not find cc-filter. Link it into "
+               f"{_short(plan.folder)}, which is on that shell's PATH?")
+    report.say(f"  {plan.command()}")
+    try:
+        answer = input("Link it? [Y/n] ").strip().lower()
+    except EOFError:
+        return False
+    return answer in ("", "y", "yes")
+
+
+def _make_link(plan, manifest: Manifest, dry_run: bool, report: Reporter) -> bool:
+    report.say("cc-filter link:")
+    if dry_run:
+        report.say(f"  would link  {_short(plan.path)}  (→ {_short(plan.target)})")
+        return True
+    try:
+        if plan.create_dir:
+            _note_created_dirs(plan.path, manifest)
+        plan.create()
+    except OSError as exc:
+        report.warn(f"cc-hook: cannot link {plan.path}: {exc.strerror or exc}")
+        return False
+    manifest.link = {"path": plan.path, "target": plan.target}
+    report.say(f"  {'linked':9}  {_short(plan.path)}  (→ {_short(plan.target)})")
+    return True
+
+
+def _explain_full_path(check, plan, report: Reporter, agents) -> None:
     shell = os.path.basename(check.shell)
-    seen = f"finds {check.seen}" if check.seen else "does not find it"
-    report.say(f"cc-filter: a clean login shell (`{shell} -lc`) {seen}, so the agent's shell may "
-               f"not run this install's {ours}.")
+    seen = f"finds another cc-filter, {check.seen}" if check.seen else \
+        "does not find cc-filter"
+    again = "cc-hook init" + "".join(f" --agent {a}" for a in agents)
+    lines = [f"cc-filter: the agent's shell (a clean `{shell} -lc`) {seen}, so rewritten "
+             f"commands will call {check.ours} by its full path (the model sees that path)."]
+    if plan:
+        lines += ["  To use the bare name `cc-filter`, link it into a folder on that shell's "
+                  "PATH and run init again:",
+                  f"    {plan.command()} && {again}",
+                  f"  (`{again} --link` does both.)"]
+    else:
+        lines += ["  To use the bare name `cc-filter`, put its folder on that shell's PATH "
+                  "(e.g. in ~/.profile):",
+                  f"    export PATH={shlex_quote(os.path.dirname(check.ours))}:$PATH",
+                  f"  then open a new login shell and run `{again}` again."]
+    lines.append("  Until then nothing else is needed: the full path works.")
+    report.say("\n".join(lines))
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def _record_filter_bin(ours: str, manifest: Manifest, dry_run: bool, report: Reporter):
     artifact = ConfigValue(home.config_path(), "filter_bin", ours,
                            "[hooks] filter_bin: cc-rewrite writes this path")
     try:
@@ -268,87 +397,53 @@ def _setup_filter(ours: str, manifest: Manifest, dry_run: bool, report: Reporter
     return ours, False
 
 
-# -- uninstall -----------------------------------------------------------------------------
-
-def uninstall(agents, scope: str = "global", dry_run: bool = False, cwd: str | None = None,
-              report: Reporter | None = None) -> int:
-    report = report or Reporter()
-    manifest = Manifest.load()
-    if agents:
-        agents = _check_agents(agents, report)
-        if agents is None:
-            return 2
-    else:
-        root = root_of(scope, cwd)
-        agents = list(dict.fromkeys(i.get("agent") for i in manifest.installs
-                                    if i.get("scope") == scope and i.get("root") == root))
-        if not agents:  # nothing recorded: look for our entries everywhere in this scope
-            agents = list(HOOK_AGENTS + PLUGIN_AGENTS) if scope == "global" else list(ALL_AGENTS)
-    failures = 0
-    for agent in agents:
-        agent_scope = scope_of(agent, scope)
-        root = root_of(agent_scope, cwd)
-        ctx = InstallContext(user_home(), {}, "cc-filter", agent)
-        artifacts = load(agent).artifacts(agent_scope, root, ctx)
-        report.say(f"{agent} ({agent_scope}{'' if agent_scope == 'global' else ': ' + root}):")
-
-        def take_back(artifact, current):
-            original = manifest.originals.get(artifact.path, UNKNOWN)
-            return artifact.remove(current, original)
-
-        try:
-            planned = _plan(list(reversed(artifacts)), take_back)
-        except MalformedSettings as exc:
-            report.warn(f"cc-hook: {agent}: {_short(exc.path)} {exc.problem}; left untouched. "
-                        "Remove contextcrawler's entry (the command running "
-                        f"{_short(ctx.script)}) by hand.")
-            failures += 1
-            continue
-        try:
-            _apply(planned, manifest, dry_run, report, restoring=True)
-        except OSError as exc:
-            report.warn(f"cc-hook: {agent}: cannot write {exc.filename or ''}: "
-                        f"{exc.strerror or exc}")
-            failures += 1
-            continue
-        manifest.drop_install(agent, agent_scope, root)
-    _remove_unused(manifest, report, dry_run)
-    if not dry_run:
-        manifest.save()
-    return 1 if failures else 0
-
-
-def _remove_unused(manifest: Manifest, report: Reporter, dry_run: bool) -> None:
-    """Scripts no install uses any more, the config entry when nothing is installed, and the
-    originals of files no install touches."""
-    used_agents = {i.get("agent") for i in manifest.installs}
-    for agent in HOOK_AGENTS:
-        if agent in used_agents:
-            continue
-        script = hook_script.script_path(agent)
-        for path in (script, hook_script.hash_path(script)):
-            if os.path.exists(path):
-                if not dry_run:
-                    write_atomic(path, None, backup=False)
-                report.say(f"  {'would delete' if dry_run else 'removed':9}  {_short(path)}")
-        manifest.scripts.pop(agent, None)
-    if dry_run:
-        return
+def _forget_filter_bin(manifest: Manifest, report: Reporter) -> None:
     recorded = manifest.filter_bin
-    if not manifest.installs and recorded:
-        config = recorded["config"]
-        artifact = ConfigValue(config, "filter_bin", recorded["value"], "[hooks] filter_bin")
+    artifact = ConfigValue(recorded["config"], "filter_bin", recorded["value"],
+                           "[hooks] filter_bin: no longer needed")
+    try:
+        planned = _plan([artifact], lambda a, current: a.remove(
+            current, manifest.originals.get(recorded["config"], UNKNOWN)))
+        done = _apply(planned, manifest, False, report, restoring=True, header="config:")
+        _take_back_backups([artifact], manifest, False, report, None if done else "config:")
+    except (MalformedSettings, OSError):
+        return
+    manifest.filter_bin = None
+
+
+def _take_back_backups(artifacts, manifest: Manifest, dry_run: bool, report: Reporter,
+                       header: str | None) -> int:
+    """The `.bak` copies init made: back to what they held before install (deleted when there
+    was none); without that record, deleted when they hold our entry."""
+    changed = 0
+    for artifact in artifacts:
+        if not artifact.backup:
+            continue
+        bak = backup_path(artifact.path)
+        if not os.path.isdir(os.path.dirname(bak)):
+            continue  # the folder (a project) is gone: nothing to put back there
         try:
-            planned = _plan([artifact], lambda a, current: a.remove(
-                current, manifest.originals.get(config, UNKNOWN)))
+            current = read_text(bak)
         except MalformedSettings:
-            planned = []
-        if planned and planned[0][1] != planned[0][2]:
-            report.say("config:")
-            _apply(planned, manifest, False, report, restoring=True)
-        manifest.filter_bin = None
-    for path in list(manifest.originals):
-        if not manifest.uses_path(path) and not (
-                manifest.filter_bin and path == manifest.filter_bin.get("config")):
-            del manifest.originals[path]
-    _remove_created_dirs(manifest, report, dry_run)
+            continue
+        if current is None and bak not in manifest.originals:
+            continue
+        if bak in manifest.originals:
+            new = manifest.originals[bak]
+        else:
+            try:
+                ours = artifact.registered(current)
+            except MalformedSettings:
+                ours = False
+            new = None if ours else current
+        if new == current:
+            continue
+        if header and not changed:
+            report.say(header)
+        changed += 1
+        verb = ("would delete" if dry_run else "removed") if new is None else \
+            ("would restore" if dry_run else "restored")
+        if not dry_run:
+            write_atomic(bak, new, backup=False)
+        report.say(f"  {verb:9}  {_short(bak)}  (backup made by cc-hook init)")
+    return changed

@@ -5,6 +5,7 @@
  "installs": [{"agent", "scope", "root", "installed_at", "files": [{"path", "kind", "sha256"}]}],
  "filter_bin": {"config": <config.toml path>, "value": <path>} | null (set by init when the
                agent's shell cannot find cc-filter),
+ "link": {"path": <symlink init made>, "target": <our cc-filter>} | null (init --link),
  "created_dirs": [folders init created, removed by uninstall once empty],
  "originals": {"<path>": <text before contextcrawler first changed it, or null if absent>}}
 
@@ -43,6 +44,10 @@ class Manifest:
             isinstance(filter_bin.get("config"), str) and \
             isinstance(filter_bin.get("value"), str) else None
 
+        link = data.get("link")
+        self.link: dict | None = link if isinstance(link, dict) and \
+            isinstance(link.get("path"), str) and isinstance(link.get("target"), str) else None
+
     @classmethod
     def load(cls) -> "Manifest":
         try:
@@ -54,7 +59,7 @@ class Manifest:
     def save(self) -> None:
         home.ensure_private_dir(home.data_dir())
         data = {"version": VERSION, "scripts": self.scripts, "installs": self.installs,
-                "filter_bin": self.filter_bin, "created_dirs": self.created_dirs,
+                "filter_bin": self.filter_bin, "link": self.link, "created_dirs": self.created_dirs,
                 "originals": self.originals}
         write_atomic(path(), json.dumps(data, indent=2) + "\n", backup=False, mode=0o600)
 

@@ -1,8 +1,8 @@
 """Reading and writing the agents' JSON settings files safely (DESIGN §8 install rules).
 
 Read tolerantly: a UTF-8 BOM is accepted (and kept), an empty file is `{}`. Anything else that
-is not a JSON object is "malformed" and is never written over. Writes keep key order and the
-file's indentation, back the previous bytes up to `<file>.bak`, and replace the file atomically
+is not a JSON object is "malformed" and is never written over. Writes keep key order, the
+file's indentation and its line endings (CRLF stays CRLF), back the previous bytes up to `<file>.bak`, and replace the file atomically
 (temp file in the same directory, fsync, rename), following a symlinked settings file to its
 target. Cold path: used by `init` / `uninstall` only.
 """
@@ -24,15 +24,18 @@ class MalformedSettings(Exception):
 class SettingsText:
     """A settings file's current state: raw text (None when absent) and parsed object."""
 
-    __slots__ = ("path", "text", "data", "bom", "indent", "newline_at_end")
+    __slots__ = ("path", "text", "data", "bom", "indent", "newline_at_end", "crlf", "separators")
 
-    def __init__(self, path: str, text: str | None, data: dict, bom: bool, indent, newline_at_end):
+    def __init__(self, path: str, text: str | None, data: dict, bom: bool, indent, newline_at_end,
+                 crlf: bool = False, separators=None):
         self.path = path
         self.text = text
         self.data = data
         self.bom = bom
         self.indent = indent
         self.newline_at_end = newline_at_end
+        self.crlf = crlf
+        self.separators = separators
 
     @property
     def exists(self) -> bool:
@@ -40,9 +43,12 @@ class SettingsText:
 
     def render(self, data: dict) -> str:
         """`data` serialised the way this file is written (indentation, BOM, final newline)."""
-        body = json.dumps(data, indent=self.indent, ensure_ascii=False)
+        body = json.dumps(data, indent=self.indent, ensure_ascii=False,
+                          separators=self.separators)
         if self.newline_at_end:
             body += "\n"
+        if self.crlf:
+            body = body.replace("\n", "\r\n")
         return (BOM if self.bom else "") + body
 
 
@@ -77,7 +83,18 @@ def parse_settings(path: str, text: str | None) -> SettingsText:
         raise MalformedSettings(path, f"is not valid JSON ({exc})") from None
     if not isinstance(data, dict):
         raise MalformedSettings(path, f"holds a JSON {type(data).__name__}, not an object")
-    return SettingsText(path, text, data, bom, detect_indent(body), body.endswith("\n"))
+    indent = detect_indent(body)
+    return SettingsText(path, text, data, bom, indent, body.endswith("\n"),
+                        crlf="\r\n" in body, separators=detect_separators(body, indent))
+
+
+def detect_separators(body: str, indent):
+    """json.dumps separators matching the file: `{"a":1,"b":2}` stays without spaces."""
+    key = ": " if '": ' in body or '":' not in body else ":"
+    if indent is not None:
+        return (",", key)
+    item = ", " if ", " in body or "," not in body else ","
+    return (item, key)
 
 
 def load_settings(path: str) -> SettingsText:

@@ -12,7 +12,7 @@ import sys
 
 from cc_peel.record import dumps, loads
 
-from .agents import HOOK_AGENTS, load
+from .agents import CODEC_AGENTS, load
 
 MAX_BODY_BYTES = 1 << 20
 """Events larger than this are not answered (a command that long is not worth rewriting)."""
@@ -86,8 +86,8 @@ def encode(agent: str, body: str | None) -> str:
 
 def run(direction: str, agent: str) -> int:
     """Run one stage on stdin/stdout. Exit 0 always, except 2 for an unknown agent."""
-    if agent not in HOOK_AGENTS:
-        sys.stderr.write(f"cc-hook: unknown agent {agent!r} (one of: {', '.join(HOOK_AGENTS)})\n")
+    if agent not in CODEC_AGENTS:
+        sys.stderr.write(f"cc-hook: unknown agent {agent!r} (one of: {', '.join(CODEC_AGENTS)})\n")
         return 2
     out = ""
     try:

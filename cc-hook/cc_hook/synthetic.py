@@ -10,7 +10,7 @@ import time
 from cc_track import home
 
 from . import hook_script
-from .agents import HOOK_AGENTS
+from .agents import HOOK_AGENTS, PLUGIN_AGENTS
 from .install import Reporter, project_root
 from .manifest import Manifest
 
@@ -75,9 +75,9 @@ def run_hook(hook_command: str, event: dict | str | bytes, cwd: str,
                    done.stderr.decode("utf-8", "replace"), done.returncode, elapsed)
 
 
-def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
-    """(registered command, where) of the install the agent would use in `cwd`: the project's
-    if there is one, else the global one."""
+def installed(agent: str, cwd: str) -> tuple[dict, str] | None:
+    """(install, where) the agent would use in `cwd`: the project's if there is one, else the
+    global one."""
     manifest = Manifest.load()
     root = project_root(cwd)
     installs = [i for i in manifest.installs if i.get("agent") == agent]
@@ -85,36 +85,144 @@ def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
                   None) or next((i for i in installs if i.get("scope") == "global"), None)
     if chosen is None:
         return None
-    script = manifest.script_of(agent)
     where = chosen.get("scope") if chosen.get("scope") == "global" else \
         f"project {home.short_path(root)}"
-    return hook_script.hook_command(script), where
+    return chosen, where
+
+
+def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
+    """(registered command, where) of the install the agent would use in `cwd`."""
+    found = installed(agent, cwd)
+    if found is None:
+        return None
+    return hook_script.hook_command(Manifest.load().script_of(agent)), found[1]
+
+
+def _install_texts(install: dict) -> list:
+    from .settings_file import MalformedSettings, read_text
+
+    texts = []
+    for item in install.get("files", []):
+        try:
+            texts.append(read_text(item.get("path") or ""))
+        except MalformedSettings:
+            continue
+    return texts
+
+
+PIPELINE_MARK = "const PRE = "
+
+
+def run_plugin_pipeline(plugin_text: str, command: str, cwd: str):
+    """What OpenCode's plugin does before a `bash` call: its pipeline on the record it builds.
+    (result record or None, HookRun-like info)."""
+    line = next((l for l in (plugin_text or "").splitlines() if l.startswith(PIPELINE_MARK)),
+                None)
+    if line is None:
+        return None, None
+    try:
+        pipeline = json.loads(line[len(PIPELINE_MARK):])
+    except ValueError:
+        return None, None
+    record = {"agent": "opencode", "cwd": cwd, "command": command,
+              "input": {"command": command, "description": "cc-hook test"}}
+    run = run_hook(pipeline, json.dumps(record) + "\n", cwd)
+    result = next((json.loads(l) for l in run.answer.splitlines() if l.strip().startswith("{")),
+                  None)
+    return result, run
 
 
 def test(agent: str, command: str, cwd: str | None = None,
-         report: Reporter | None = None) -> int:
+         report: Reporter | None = None, run: bool = False) -> int:
+    """Send `command` through the installed hook as `agent` would, and say in words what the
+    agent then does (from the hook's answer); run: also run what it would run and show the
+    output the model gets."""
+    from .outcome import NAMES, filters_after, opencode_outcome, outcome_of
+
     report = report or Reporter()
     cwd = os.path.abspath(cwd or os.getcwd())
-    if agent not in HOOK_AGENTS:
+    if agent not in HOOK_AGENTS + PLUGIN_AGENTS:
         report.warn(f"cc-hook test: {agent!r} has no hook to test (one of: "
-                    f"{', '.join(HOOK_AGENTS)})")
+                    f"{', '.join(HOOK_AGENTS + PLUGIN_AGENTS)})")
         return 2
-    found = installed_command(agent, cwd)
+    found = installed(agent, cwd)
     if found is None:
         report.warn(f"cc-hook test: no {agent} hook installed (run: cc-hook init --agent {agent})")
         return 1
-    hook_command, where = found
-    event = event_for(agent, command, cwd)
-    run = run_hook(hook_command, event, cwd)
-    report.say(f"hook:    {hook_command}  ({where})")
-    report.say(f"event:   {json.dumps(event)}")
-    if run.answer.strip() and run.answer.strip() != "{}":
-        report.say(f"answer:  {run.answer.strip()}")
+    install, where = found
+    texts = _install_texts(install)
+    after = filters_after(texts)
+    if agent in PLUGIN_AGENTS:
+        plugin = next((f.get("path") for f in install.get("files", [])
+                       if f.get("kind") == "plugin"), None)
+        result, hook = run_plugin_pipeline(next((t for t in texts if t and PIPELINE_MARK in t),
+                                                ""), command, cwd)
+        if hook is None and not after:
+            report.warn(f"cc-hook test: the {agent} plugin {home.short_path(plugin or '')} has "
+                        "no pipeline to run (re-run: cc-hook init --agent opencode)")
+            return 1
+        if hook is None:  # a plugin that only filters after execution: nothing to ask first
+            hook = HookRun("", "", "", 0, 0.0)
+        outcome = opencode_outcome(result, command, after)
+        label, event = f"plugin {home.short_path(plugin or '')}", None
     else:
-        shown = run.answer.strip() or "(none)"
-        report.say(f"answer:  {shown} — the agent runs the command unchanged, with its own "
-                   "permission prompt")
-    for line in run.stderr.splitlines():
-        report.say(f"stderr:  {line}")
-    report.say(f"exit:    {run.exit_code}  ({run.elapsed_ms:.0f} ms)")
-    return 0 if run.exit_code == 0 else 1
+        hook_command = hook_script.hook_command(Manifest.load().script_of(agent))
+        # Copilot CLI's hooks are registered in its camelCase shape (preToolUse/postToolUse)
+        event = event_for(agent, command, cwd, "camel" if agent == "copilot" else None)
+        hook = run_hook(hook_command, event, cwd)
+        outcome = outcome_of(agent, hook.answer, command, after)
+        label = home.short_path(hook_command)
+    report.say(f"{NAMES.get(agent, agent)} {outcome.words()}")
+    report.say("")
+    report.say(f"  hook     {label} ({where}), exit {hook.exit_code}, {hook.elapsed_ms:.0f} ms")
+    report.say(f"  answer   {hook.answer.strip() or '(none)'}")
+    for line in hook.stderr.splitlines():
+        report.say(f"  stderr   {line}")
+    if event is not None:
+        report.say(f"  event    {json.dumps(event)}")
+    if run:
+        _run_as_the_agent(outcome, command, cwd, report)
+    return 0 if hook.exit_code == 0 else 1
+
+
+def _run_as_the_agent(outcome, command: str, cwd: str, report: Reporter) -> None:
+    """Run what the agent would run, in its shell, and show what the model receives."""
+    import shlex
+    import shutil
+
+    from .outcome import CLIENT_DECIDES, FILTERED_AFTER, REFUSED
+
+    report.say("")
+    if outcome.kind == REFUSED:
+        report.say("Not run: the agent refuses it.")
+        return
+    runs = outcome.runs or command
+    heading = "The model receives"
+    if outcome.kind == CLIENT_DECIDES:
+        heading += " (if the agent runs it: unfiltered)"
+    elif outcome.kind == FILTERED_AFTER:
+        # Same filter, same rules as the agent's after-execution filter.
+        runs = f"{shlex.quote(hook_script.tool_path('cc-filter'))} run -- {command}" \
+            if _has_tool("cc-filter") else command
+    shell = shutil.which("bash") or "/bin/sh"
+    started = time.perf_counter()
+    try:
+        done = subprocess.run([shell, "-c", runs], cwd=cwd, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+    except subprocess.TimeoutExpired:
+        report.say(f"{heading}: nothing yet; the command ran for more than 10 minutes.")
+        return
+    elapsed = (time.perf_counter() - started) * 1000
+    text = done.stdout.decode("utf-8", "replace")
+    report.say(f"{heading}, exit {done.returncode}, {elapsed:.0f} ms, "
+               f"{len(text)} characters:")
+    for line in text.splitlines() or ["(no output)"]:
+        report.say(f"  {line}")
+
+
+def _has_tool(name: str) -> bool:
+    try:
+        hook_script.tool_path(name)
+    except hook_script.ToolNotFound:
+        return False
+    return True

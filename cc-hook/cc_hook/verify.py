@@ -13,7 +13,7 @@ from cc_track import home
 
 from . import hook_script
 from .agents import HOOK_AGENTS, PLUGIN_AGENTS, load
-from .install import InstallContext, Reporter, user_home
+from .install import InstallContext, Reporter, artifacts_for, user_home
 from .manifest import Manifest
 from .settings_file import MalformedSettings, read_text
 
@@ -77,11 +77,28 @@ def _check_version(version, finding: Finding, path: str) -> None:
                      f"{finding.install.get('agent')} again")
 
 
+def check_link(manifest: Manifest, finding: Finding) -> None:
+    """The cc-filter link init made: the rewrites write the bare `cc-filter` because of it."""
+    link = manifest.link
+    if not link:
+        return
+    try:
+        intact = os.readlink(link["path"]) == link["target"] and os.access(link["path"], os.X_OK)
+    except OSError:
+        intact = False
+    if not intact:
+        finding.warn(f"the link {_short(link['path'])} → {_short(link['target'])} is gone or "
+                     "changed: the agent's shell may not find cc-filter, and commands are left "
+                     "unchanged (run: cc-hook init --link)")
+
+
 def check_install(install: dict, manifest: Manifest) -> Finding:
     finding = Finding(install)
+    if install.get("agent") in HOOK_AGENTS + PLUGIN_AGENTS:
+        check_link(manifest, finding)
     agent = install.get("agent")
     try:
-        module = load(agent)
+        load(agent)
     except KeyError:
         finding.warn(f"unknown agent {agent!r} in hooks.json")
         return finding
@@ -89,7 +106,7 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
         check_script(agent, manifest, finding)
     recorded = {f.get("path"): f for f in install.get("files", [])}
     ctx = InstallContext(user_home(), {}, "cc-filter", agent)
-    for artifact in module.artifacts(install.get("scope"), install.get("root"), ctx):
+    for artifact in artifacts_for(agent, install.get("scope"), install.get("root"), ctx):
         try:
             current = read_text(artifact.path)
         except MalformedSettings as exc:
@@ -160,6 +177,10 @@ def status(report: Reporter | None = None) -> int:
         report.say(f"cc-filter for rewrites: {manifest.filter_bin['value']} "
                    f"([hooks] filter_bin in {_short(manifest.filter_bin['config'])}, "
                    "and exported by the hook scripts)")
+    elif manifest.link:
+        report.say(f"cc-filter for rewrites: `cc-filter`, found in the agent's shell through "
+                   f"the link {_short(manifest.link['path'])} → "
+                   f"{_short(manifest.link['target'])}")
     else:
         report.say("cc-filter for rewrites: `cc-filter` from the agent's PATH")
     installed = {i.get("agent") for i in manifest.installs}

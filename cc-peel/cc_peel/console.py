@@ -31,3 +31,18 @@ def console(main):
         exit_now(main())
 
     return run
+
+
+def usage_error(tool: str, message) -> str:
+    """docopt's complaint, for users: its `Warning: found unmatched (duplicate?) arguments
+    [Option(None, '--bogus', 0, True)]` line becomes `cc-x: unknown option or argument:
+    --bogus`; the usage that follows is kept. Cold path (imports `re` only when needed)."""
+    text = str(message or "")
+    first, _, rest = text.partition("\n")
+    if not first.startswith("Warning: found unmatched"):
+        return text
+    import re
+
+    names = re.findall(r"(?:Option|Argument|Command)\((?:'[^']*'|None), '([^']*)'", first)
+    words = ", ".join(names) if names else first.partition("arguments")[2].strip()
+    return f"{tool}: unknown option or argument: {words}\n{rest}"

@@ -34,7 +34,8 @@ Options:
   --since=WHEN       Only records from WHEN on: a date (2026-01-31), a local date-time
                      (2026-01-31T09:00) or days back from now (7 or 7d). discover: default 30.
   --format=FMT       table, json or csv (discover and economics: table or json) [default: table].
-  --graph            Add tokens saved per day as text bars.
+  --graph            Add tokens saved as text bars: per day, or per week / month with
+                     --weekly / --monthly.
   --html=FILE        Write the report as one self-contained HTML page to FILE.
   --model=NAME       Only this model (see `cc-track economics` for the list).
   --all              discover: every project's sessions (default: the current project's).
@@ -241,7 +242,9 @@ def main(argv=None) -> int:
     try:
         args = docopt(__doc__, argv=sys.argv[1:] if argv is None else argv, version=VERSION)
     except DocoptExit as exc:
-        sys.stderr.write(f"{exc.code}\n")
+        from cc_peel.console import usage_error
+
+        sys.stderr.write(f"{usage_error('cc-track', exc.code)}\n")
         return EXIT_USAGE
     from . import store
     from .config import load_config

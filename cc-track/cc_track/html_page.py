@@ -8,7 +8,7 @@ import html
 
 from . import home
 from .render import fmt_duration, fmt_int, fmt_pct
-from .report import daily_series
+from .report import period_series
 
 CHART_DAYS = 60
 
@@ -43,8 +43,11 @@ letter-spacing:.04em;border-bottom:1px solid var(--line);padding:8px 10px}
 td{border-bottom:1px solid var(--line);padding:8px 10px;vertical-align:middle}
 tr:last-child td{border-bottom:0}
 td.num,th.num{text-align:right;white-space:nowrap}
-td code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
-td.m{white-space:nowrap}
+td code{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:normal;
+word-break:normal}
+.seg{white-space:nowrap}
+.card{min-width:0;overflow-x:auto}
+td.m,span.m{white-space:nowrap}
 .meter{display:inline-block;width:90px;height:8px;border-radius:4px;background:var(--out);
 vertical-align:middle;margin-right:8px;overflow:hidden}
 .meter i{display:block;height:100%;background:var(--accent)}
@@ -53,8 +56,6 @@ vertical-align:middle;margin-right:8px;overflow:hidden}
 .legend{display:flex;gap:16px;color:var(--muted);font-size:12px;margin-top:6px}
 .legend b{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;
 vertical-align:-1px}
-.two{display:grid;grid-template-columns:1fr 1fr;gap:14px}
-@media (max-width:800px){.two{grid-template-columns:1fr}}
 footer{margin-top:26px;color:var(--muted);font-size:12px}
 .empty{color:var(--muted);padding:8px 0}
 """
@@ -62,6 +63,22 @@ footer{margin-top:26px;color:var(--muted);font-size:12px}
 
 def _e(text) -> str:
     return html.escape("" if text is None else str(text), quote=True)
+
+
+_BREAKS_INSIDE = frozenset("-?!\u2010\u2013")
+"""Characters after which a browser may wrap a word (`my-project` → `my-` / `project`)."""
+
+
+def _breakable(text) -> str:
+    """A path or command line that may wrap between words and after a `/`, never inside a
+    name: a name a browser could break (at a hyphen) is kept whole in a `nowrap` span, and
+    `<wbr>` after each slash offers the break there instead."""
+    words = []
+    for word in ("" if text is None else str(text)).split(" "):
+        pieces = [f'<span class="seg">{_e(p)}</span>' if _BREAKS_INSIDE & set(p) else _e(p)
+                  for p in word.split("/")]
+        words.append("/<wbr>".join(pieces))
+    return " ".join(words)
 
 
 def _compact(n: int) -> str:
@@ -85,10 +102,12 @@ def _nice_max(value: float) -> float:
     return 10 * magnitude
 
 
-def chart_svg(series: list[dict], width: int = 1000, height: int = 260) -> str:
-    """Stacked daily bars: output tokens the agent still read, tokens saved on top."""
+def chart_svg(series: list[dict], width: int = 1000, height: int = 260,
+              unit: str = "day") -> str:
+    """Stacked bars, one per `unit` (day, week, month): output tokens the agent still read,
+    tokens saved on top."""
     if not series:
-        return '<p class="empty">No daily data yet.</p>'
+        return f'<p class="empty">No data per {_e(unit)} yet.</p>'
     left, right, top, bottom = 56, 12, 12, 34
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = max(max(d["raw_tokens"], d["output_tokens"]) for d in series)
@@ -103,7 +122,7 @@ def chart_svg(series: list[dict], width: int = 1000, height: int = 260) -> str:
     slot = plot_w / len(series)
     bar = max(2.0, min(28.0, slot * 0.7))
     parts = [f'<svg viewBox="0 0 {width} {height}" width="100%" role="img" '
-             f'aria-label="Tokens per day" xmlns="http://www.w3.org/2000/svg">']
+             f'aria-label="Tokens per {_e(unit)}" xmlns="http://www.w3.org/2000/svg">']
     for i in range(5):
         v = y_min + span * i / 4
         parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
@@ -184,8 +203,9 @@ def render_html(report: dict, projects: list[dict] | None = None,
         f'avg {_e(fmt_duration(avg))}</div></div>'
         f"{value}</div>")
 
-    parts.append('<section class="card"><h2>Tokens per day</h2>')
-    parts.append(chart_svg(daily_series(report, CHART_DAYS)))
+    unit, series = period_series(report, CHART_DAYS)
+    parts.append(f'<section class="card"><h2>Tokens per {_e(unit)}</h2>')
+    parts.append(chart_svg(series, unit=unit))
     parts.append('<div class="legend"><span><b style="background:var(--accent)"></b>saved</span>'
                  '<span><b style="background:var(--out)"></b>still read by the agent</span>'
                  '<span><b style="background:var(--bad)"></b>output grew</span></div></section>')
@@ -196,7 +216,8 @@ def render_html(report: dict, projects: list[dict] | None = None,
                      "<th class=num>Raw</th><th class=num>Read</th><th class=num>Saved</th>"
                      "<th>Savings</th></tr>")
         for r in report["top_commands"]:
-            parts.append(f"<tr><td><code>{_e(r['key'])}</code></td><td>{_e(r['filter'] or '-')}"
+            parts.append(f"<tr><td><code>{_breakable(r['key'])}</code></td>"
+                         f"<td class=m>{_e(r['filter'] or '-')}"
                          f"</td>{_num(r['commands'])}{_num(r['raw_tokens'])}"
                          f"{_num(r['output_tokens'])}{_num(r['saved_tokens'], True)}"
                          f"<td class=m>{_meter(r['savings_pct'])}</td></tr>")
@@ -205,13 +226,13 @@ def render_html(report: dict, projects: list[dict] | None = None,
         parts.append('<p class="empty">No commands recorded yet.</p>')
     parts.append("</section>")
 
-    parts.append('<div class="two">')
     parts.append('<section class="card"><h2>Filters that made output bigger</h2>')
     if report["grew"]:
         parts.append("<table><tr><th>Filter</th><th class=num>Grew</th><th class=num>Of runs</th>"
                      "<th class=num>Tokens</th></tr>")
         for g in report["grew"]:
-            parts.append(f"<tr><td>{_e(g['filter'])}<br><code class=sub>{_e(g['worst_key'])}"
+            parts.append(f"<tr><td><span class=m>{_e(g['filter'])}</span><br><code class=sub>"
+                         f"{_breakable(g['worst_key'])}"
                          f"</code></td>{_num(g['grew_commands'])}{_num(g['commands'])}"
                          f"{_num(g['extra_tokens'], True)}</tr>")
         parts.append("</table>")
@@ -224,13 +245,14 @@ def render_html(report: dict, projects: list[dict] | None = None,
         parts.append("<table><tr><th>Project</th><th class=num>Runs</th><th class=num>Saved</th>"
                      "<th>Savings</th></tr>")
         for p in projects[:12]:
-            parts.append(f"<tr><td><code>{_e(home.short_path(p['group'] or ''))}</code></td>"
+            parts.append(f"<tr><td><code>{_breakable(home.short_path(p['group'] or ''))}"
+                         "</code></td>"
                          f"{_num(p['commands'])}{_num(p['saved_tokens'], True)}"
                          f"<td class=m>{_meter(p['savings_pct'])}</td></tr>")
         parts.append("</table>")
     else:
         parts.append('<p class="empty">No projects yet.</p>')
-    parts.append("</section></div>")
+    parts.append("</section>")
 
     notes = ["Tokens are estimated as characters ÷ 4."]
     if report["rejected_lines"]:

@@ -9,7 +9,7 @@ import io
 import json
 
 from . import home
-from .report import daily_series
+from .report import period_series
 
 CSV_COLUMNS = ("section", "period", "group", "commands", "raw_tokens", "output_tokens",
                "saved_tokens", "savings_pct", "elapsed_ms")
@@ -216,12 +216,12 @@ def _bar(value: float, scale: float, style: Style, negative: bool = False) -> st
 
 def render_graph(report: dict, style: Style | None = None, max_days: int = 60) -> str:
     style = style or Style()
-    series = daily_series(report, max_days)
+    unit, series = period_series(report, max_days)
     if not series:
-        return "No daily savings to draw yet."
+        return f"No savings per {unit} to draw yet."
     scale = max(abs(d["saved_tokens"]) for d in series) or 1
     width = max(len(fmt_int(d["saved_tokens"])) for d in series)
-    lines = [style.bold("Tokens saved per day")]
+    lines = [style.bold(f"Tokens saved per {unit}")]
     for d in series:
         saved = d["saved_tokens"]
         bar = _bar(saved, scale, style, negative=saved < 0)

@@ -215,6 +215,27 @@ def _main_filter(counts: dict):
     return min(named, key=lambda f: (-named[f], f))
 
 
+PERIOD_UNITS = {"daily": "day", "weekly": "week", "monthly": "month"}
+"""What one bar of a graph stands for: `Tokens saved per week` for a --weekly report."""
+
+
+def period_series(report: dict, max_points: int = 60) -> tuple[str, list[dict]]:
+    """(unit, rows) for graphs: one row per day, or per week / month of a --weekly /
+    --monthly report (the daily rows summed, gaps filled as zeros), the last `max_points`
+    at most. Each row has `day` (the day, the week's Monday, or `YYYY-MM`) and the metrics."""
+    period = report.get("period") or "daily"
+    if period == "daily" or period not in _PERIOD_OF_DAY:
+        return PERIOD_UNITS["daily"], daily_series(report, max_points)
+    period_of = _PERIOD_OF_DAY[period]
+    sums: dict = {}
+    for d in daily_series(report, 36600):  # every day there is (a century at most)
+        into = sums.setdefault(period_of(d["day"]), [0, 0, 0, 0, 0.0])
+        _add(into, (d["commands"], d["raw_tokens"], d["output_tokens"], d["saved_tokens"],
+                    d["elapsed_ms"]))
+    rows = [{"day": label, **_metrics(m)} for label, m in sorted(sums.items())]
+    return PERIOD_UNITS[period], rows[-max_points:]
+
+
 def daily_series(report: dict, max_days: int = 60) -> list[dict]:
     """The report's daily rows with missing days filled in as zeros (for graphs), at most
     the last `max_days` days."""

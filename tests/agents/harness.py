@@ -117,28 +117,17 @@ def agent_user() -> AgentUser:
 _VENV: Path | None = None
 
 
-def _reachable_by_all(path: str) -> bool:
-    """Whether every directory above `path` lets other users through (the agent user must
-    be able to run the venv's interpreter: a pyenv under a 0700 /root is not)."""
-    real = os.path.realpath(path)
-    parent = os.path.dirname(real)
-    while parent and parent != os.path.dirname(parent):
-        if not os.stat(parent).st_mode & 0o001:
-            return False
-        parent = os.path.dirname(parent)
-    return os.access(real, os.X_OK) and bool(os.stat(real).st_mode & 0o001)
-
-
-def _interpreter_for_agent() -> str:
-    """This interpreter when the agent user can run it, else the system python3 (3.11+)."""
-    if os.geteuid() != 0 or _reachable_by_all(sys.executable):
+def _agent_python() -> str:
+    """An interpreter the agent user can run: this one, unless it lives where that user
+    cannot go (pyenv under a 0700 /root), then the system's python3 (≥ 3.11)."""
+    if os.geteuid() != 0 or os.access(sys.executable, os.X_OK) and \
+            not os.path.realpath(sys.executable).startswith("/root/"):
         return sys.executable
     for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
-        if os.path.exists(candidate) and _reachable_by_all(candidate):
-            ok = subprocess.run([candidate, "-c", "import sys, venv; "
-                                 "sys.exit(sys.version_info < (3, 11))"], capture_output=True)
-            if ok.returncode == 0:
-                return candidate
+        probe = subprocess.run([candidate, "-c", "import sys, venv; "
+                                "sys.exit(sys.version_info < (3, 11))"], capture_output=True)
+        if probe.returncode == 0:
+            return candidate
     return sys.executable
 
 
@@ -150,7 +139,7 @@ def product_venv() -> Path:
     digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]
     base = Path(tempfile.mkdtemp(prefix=f"ctxcrl-venv-{digest}-"))
     os.chmod(base, 0o755)
-    subprocess.run([_interpreter_for_agent(), "-m", "venv", str(base)], check=True)
+    subprocess.run([_agent_python(), "-m", "venv", str(base)], check=True)
     pip = [str(base / "bin" / "python"), "-m", "pip", "install", "-q"]
     subprocess.run(pip + ["--upgrade", "pip"], check=True, capture_output=True)
     build = Path(tempfile.mkdtemp(prefix="ctxcrl-src-"))

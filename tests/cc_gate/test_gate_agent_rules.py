@@ -1,4 +1,4 @@
-"""The agents' own rule formats beyond `Bash(…)` lists: Codex `.rules`, VS Code autoApprove."""
+"""The agents' own rule formats beyond `Bash(…)` lists: Codex `.rules`."""
 import pytest
 from settings_files import claude_settings, write_json
 
@@ -78,47 +78,6 @@ def test_unparsable_codex_file_is_skipped_with_a_warning(private_home, tmp_path)
     rules = load_rules("codex", str(tmp_path))
     assert [r.pattern for r in rules.deny] == ["y"]
     assert rules.warnings == ["skipping ~/.codex/rules/bad.rules: cannot parse it (unclosed [)"]
-
-
-VSCODE = '''{
-  // Copilot agent mode: terminal auto-approval
-  "editor.tabSize": 2,
-  "chat.tools.terminal.autoApprove": {
-    "git status": true,
-    "/^npm (test|run lint)$/": true,
-    "/PUSH --FORCE/i": {"approve": false, "matchCommandLine": true},
-    "rm": false,
-    "/[unclosed/": true,
-    "cd": null,
-  },
-}'''
-
-VSCODE_CASES = [
-    ("git status --short", "allow"),
-    ("npm test", "allow"),
-    ("npm run lint", "allow"),
-    ("npm run lint --fix", "ask"),
-    ("git push --force", "ask"),
-    ("rm -rf x", "ask"),
-    ("git status && rm x", "ask"),
-    ("cd x", "ask"),
-]
-
-
-@pytest.mark.parametrize("command, decision", VSCODE_CASES)
-def test_copilot_agent_uses_vscode_auto_approve(private_home, tmp_path, command, decision):
-    write_json(tmp_path / "proj/.vscode/settings.json", VSCODE)
-    rules = load_rules("copilot", str(tmp_path / "proj"))
-    assert decide(command, rules).decision == decision
-
-
-def test_vscode_user_settings_and_reason(private_home, tmp_path):
-    write_json(private_home / ".config/Code/User/settings.json",
-               {"chat.tools.terminal.autoApprove": {"make": True}})
-    verdict = decide("make -j4", load_rules("copilot", str(tmp_path)))
-    assert (verdict.decision, verdict.reason) == (
-        "allow", 'allow rule "make": true in ~/.config/Code/User/settings.json')
-    assert decide("make -j4", load_rules("claude", str(tmp_path))).decision == "ask"
 
 
 def test_a_second_load_reads_each_file_once_and_repeats_its_rules_and_warnings(

@@ -137,7 +137,7 @@ def test_agent_from_the_record_or_the_option(private_home, tmp_path, capsysbinar
     rec = json.dumps({"agent": "gemini", "cwd": str(tmp_path), "command": "git push"})
     assert json.loads(gate([], rec, capsysbinary)[1])["decision"] == "deny"
     assert json.loads(gate(["--agent=claude"], rec, capsysbinary)[1])["decision"] == "allow"
-    unknown = json.dumps({"agent": "opencode", "cwd": str(tmp_path), "command": "git push"})
+    unknown = json.dumps({"agent": "nobody", "cwd": str(tmp_path), "command": "git push"})
     assert json.loads(gate([], unknown, capsysbinary)[1])["decision"] == "allow"  # falls back to claude
 
 

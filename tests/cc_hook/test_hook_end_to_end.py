@@ -15,8 +15,9 @@ BARE_PATH = "/usr/bin:/bin"
 PREFIX = "contextcrawler"
 
 # Each agent's own permission settings, with an allow rule for `git status` and a deny rule
-# for `git push` (the files cc-gate reads for that agent: Claude's format for Codex and
-# Copilot, which have no `Bash(…)` lists of their own).
+# for `git push` (the files cc-gate reads for that agent: Claude's format for Codex, which has
+# no `Bash(…)` lists of its own). Copilot and OpenCode filter after execution: their own tests
+# are at the end.
 RULES = {
     "claude": (".claude/settings.json",
                {"permissions": {"allow": ["Bash(git status)", "Bash(git log:*)"],
@@ -24,19 +25,18 @@ RULES = {
     "codex": (".claude/settings.json",
               {"permissions": {"allow": ["Bash(git status)", "Bash(git log:*)"],
                                "deny": ["Bash(git push:*)"]}}),
-    "copilot": (".claude/settings.json",
-                {"permissions": {"allow": ["Bash(git status)", "Bash(git log:*)"],
-                                 "deny": ["Bash(git push:*)"]}}),
+    "copilot": (".copilot/config.json", {}),
     "cursor": (".cursor/cli-config.json",
                {"permissions": {"allow": ["Shell(git status)", "Shell(git log)"],
                                 "deny": ["Shell(git push)"]}}),
+    "opencode": (".claude/settings.json",  # what cc-gate reads for OpenCode so far
+                 {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
     "gemini": (".gemini/settings.json",
                {"theme": "Default", "tools": {"allowed": ["run_shell_command(git status)",
                                                           "run_shell_command(git log)"],
                                               "exclude": ["run_shell_command(git push)"]}}),
 }
-SHAPES = [("claude", None), ("cursor", None), ("copilot", None), ("copilot", "camel"),
-          ("gemini", None), ("codex", None)]
+SHAPES = [("claude", None), ("cursor", None), ("gemini", None), ("codex", None)]
 
 
 def run(argv, env, cwd, stdin=None):
@@ -297,8 +297,22 @@ def test_cc_hook_test_shows_the_answer(installs):
     install = installs("gemini")
     done = run([CC_HOOK, "test", "gemini", "git status"], install.env, install.project)
     assert done.returncode == 0, done.stderr
-    assert '"decision": "allow"' in done.stdout and f"{install.filter} run git status" in \
-        done.stdout
+    assert done.stdout.splitlines()[0] == \
+        f"Gemini CLI runs filtered, without asking: {install.filter} run git status"
+    assert '"decision": "allow"' in done.stdout
+
+
+@pytest.mark.parametrize("command, first, receives", [
+    ("git status", "Claude Code runs filtered, without asking:", "untracked:\n    new.txt"),
+    ("git push origin main", "Claude Code refused by deny rule", "Not run: the agent refuses it."),
+    ("git status | wc -l", "Claude Code decides on the original command",
+     "The model receives (if the agent runs it: unfiltered), exit 0"),
+])
+def test_cc_hook_test_run_shows_what_the_model_receives(installs, command, first, receives):
+    install = installs("claude")
+    done = run([CC_HOOK, "test", "claude", command, "--run"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(first) and receives in done.stdout, done.stdout
 
 
 def test_done_check_claude_fresh_home(tmp_path):
@@ -327,31 +341,104 @@ def test_done_check_claude_fresh_home(tmp_path):
     assert (done.returncode, done.stdout) == (0, "")
 
 
+# -- agents that filter after execution ------------------------------------------------------
+
+FAKE_COPILOT = """#!{python}
+# Stands in for the copilot process: the hook finds its flags in /proc, as with the real one.
+import subprocess, sys
+done = subprocess.run(["/bin/sh", "-c", sys.argv[1]], input=sys.stdin.buffer.read(),
+                      capture_output=True)
+sys.stdout.buffer.write(done.stdout)
+sys.stderr.buffer.write(done.stderr)
+"""
+
+# Real events of Copilot CLI 1.0.102 (captured from its preToolUse / postToolUse hooks),
+# with this test's command and output.
+STATUS_TEXT = ('On branch main\nChanges not staged for commit:\n'
+               '  (use "git add <file>..." to update what will be committed)\n'
+               '  (use "git restore <file>..." to discard changes in working directory)\n'
+               '\tmodified:   a.txt\n\nUntracked files:\n'
+               '  (use "git add <file>..." to include in what will be committed)\n'
+               '\tnew.txt\n\n'
+               'no changes added to commit (use "git add" and/or "git commit -a")\n')
+
+
+def copilot_event(command, cwd, result=None):
+    event = {"sessionId": "216d2781-5fe5-49b4-a113-28869ceed2a8", "timestamp": 1796161956630,
+             "cwd": cwd, "toolName": "bash",
+             "toolArgs": {"command": command, "description": "scripted step"}}
+    if result is not None:
+        event["toolResult"] = {"resultType": "success", "textResultForLlm": result}
+    return event
+
+
+def test_copilot_before_execution_adds_denies_only(installs, tmp_path):
+    install = installs("copilot")
+    fake = tmp_path / "copilot"
+    fake.write_text(FAKE_COPILOT.format(python=sys.executable))
+    fake.chmod(0o755)
+    registered = json.loads((install.home / ".copilot/hooks/ctxcrl.json").read_text())
+    hook = registered["hooks"]["preToolUse"][0]["command"]
+    answers = {}
+    for command in ("git push origin main", "/usr/bin/git push origin main", "git status"):
+        done = run([str(fake), hook, "--allow-all-tools", "--deny-tool", "shell(git push)"],
+                   install.env, install.project,
+                   stdin=json.dumps(copilot_event(command, str(install.project))))
+        answers[command] = parse(done.stdout)
+    reason = "contextcrawler: deny rule --deny-tool 'shell(git push)' in the copilot command line"
+    assert answers == {
+        "git push origin main": {"permissionDecision": "deny", "permissionDecisionReason": reason},
+        "/usr/bin/git push origin main": {"permissionDecision": "deny",
+                                          "permissionDecisionReason": reason},
+        "git status": None,  # never rewritten, never allowed: Copilot decides
+    }
+
+
+def test_copilot_after_execution_replaces_the_result(installs):
+    install = installs("copilot")
+    registered = json.loads((install.home / ".copilot/hooks/ctxcrl-post.json").read_text())
+    hook = registered["hooks"]["postToolUse"][0]["command"]
+    assert hook == f"{install.script} post"
+    trailer = "<shellId: 0 completed with exit code 0>"
+    ev = copilot_event("git status", str(install.project), STATUS_TEXT + trailer)
+    done = run(["/bin/sh", "-c", hook], install.env, install.project, stdin=json.dumps(ev))
+    text = parse(done.stdout)["modifiedResult"]["textResultForLlm"]
+    assert text == "On branch main\nunstaged:\n  M a.txt\nuntracked:\n  new.txt\n" + trailer
+    # nothing to filter (no filter, several commands): Copilot keeps its own result
+    for command in ("frobnicate", "git status && ls"):
+        ev = copilot_event(command, str(install.project), STATUS_TEXT + trailer)
+        assert run(["/bin/sh", "-c", hook], install.env, install.project,
+                   stdin=json.dumps(ev)).stdout == ""
+
+
 NODE_DRIVER = """
 import { ContextCrawler } from %s
 const hooks = await ContextCrawler({ directory: %s })
-for (const command of JSON.parse(process.argv[2])) {
-  const output = { args: { command, description: "d" } }
+const results = []
+for (const [command, text, exit] of JSON.parse(process.argv[2])) {
+  const args = { command, description: "d" }
+  const before = { args }
   try {
-    await hooks["tool.execute.before"]({ tool: "bash" }, output)
-    console.log(JSON.stringify(output.args))
+    await hooks["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" }, before)
   } catch (error) {
-    console.log(JSON.stringify({ error: error.message }))
+    results.push({ error: error.message })
+    continue
   }
+  const after = { title: command, output: text, metadata: { output: text, exit, truncated: false } }
+  await hooks["tool.execute.after"]({ tool: "bash", sessionID: "s", callID: "c", args }, after)
+  results.push({ args: before.args, output: after.output })
 }
-const other = { args: { filePath: "a.txt" } }
-await hooks["tool.execute.before"]({ tool: "read" }, other)
-console.log(JSON.stringify(other.args))
+console.log(JSON.stringify(results))
 """
 
 
 @pytest.mark.skipif(not subprocess.run(["sh", "-c", "command -v node"],
                                        capture_output=True).stdout, reason="needs node")
-def test_opencode_plugin_rewrites_and_blocks(tmp_path):
+def test_opencode_plugin_blocks_denies_and_filters_results(tmp_path):
     home, project = tmp_path / "home", make_project(tmp_path / "project")
-    (home / ".claude").mkdir(parents=True)
-    (home / ".claude" / "settings.json").write_text(
-        json.dumps({"permissions": {"deny": ["Bash(git push:*)"]}}))
+    (home / ".config" / "opencode").mkdir(parents=True)
+    (home / ".config" / "opencode" / "opencode.json").write_text(
+        json.dumps({"permission": {"bash": {"*": "allow", "git push *": "deny"}}}))
     env = {"HOME": str(home), "CTXCRL_HOME": str(tmp_path / "ctxcrl"), "PATH": BARE_PATH}
     assert run([CC_HOOK, "init", "--agent", "opencode"], env, project).returncode == 0
     plugin = home / ".config" / "opencode" / "plugins" / "ctxcrl.ts"
@@ -361,16 +448,25 @@ def test_opencode_plugin_rewrites_and_blocks(tmp_path):
     driver.write_text(NODE_DRIVER % (json.dumps(str(module)), json.dumps(str(project))))
     node = subprocess.run(["sh", "-c", "command -v node"], capture_output=True,
                           text=True).stdout.strip()
-    commands = ["git status", "git push origin main", "frobnicate"]
-    done = run([node, str(driver), json.dumps(commands)], env, project)
+    calls = [["git status", STATUS_TEXT, 0], ["/usr/bin/git push origin main", "", 0],
+             ["frobnicate", "frobnicated\n", 0]]
+    done = run([node, str(driver), json.dumps(calls)], env, project)
     assert done.returncode == 0, done.stderr
-    config = (tmp_path / "ctxcrl" / "config.toml").read_text()
-    filter_bin = config.split('filter_bin = "')[1].split('"')[0]
-    results = [json.loads(line) for line in done.stdout.splitlines()]
-    # no allow rule: OpenCode's own permission check must see the original, so no rewrite
-    assert results[0] == {"command": "git status", "description": "d"}
-    assert filter_bin
-    assert results[1]["error"].startswith("contextcrawler: ") and "git push" in \
-        results[1]["error"]
-    assert results[2] == {"command": "frobnicate", "description": "d"}
-    assert results[3] == {"filePath": "a.txt"}
+    results = json.loads(done.stdout)
+    assert results[0] == {"args": {"command": "git status", "description": "d"},
+                          "output": "On branch main\nunstaged:\n  M a.txt\nuntracked:\n"
+                                    "  new.txt\n"}
+    assert results[1]["error"] == ('contextcrawler: deny rule "bash": {"git push *": "deny"} '
+                                   'in ~/.config/opencode/opencode.json')
+    assert results[2] == {"args": {"command": "frobnicate", "description": "d"},
+                          "output": "frobnicated\n"}
+
+
+def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
+    install = installs("opencode")
+    done = run([CC_HOOK, "test", "opencode", "frobnicate --all", "--run"], install.env,
+               install.project)
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("OpenCode ") and "refused" not in first
+    assert "The model receives" in done.stdout

@@ -6,6 +6,7 @@ import subprocess
 
 import pytest
 
+from cc_hook import uninstall as uninstall_module
 from cc_hook import filter_path, hook_script, install, verify
 from cc_hook.install import Reporter
 from cc_hook.manifest import Manifest
@@ -28,9 +29,9 @@ def init(*agents, scope="global", dry_run=False):
     return code, report.text
 
 
-def uninstall(*agents, scope="global", dry_run=False):
+def uninstall(*agents, scope=None, dry_run=False):
     report = Captured()
-    code = install.uninstall(list(agents), scope, dry_run, report=report)
+    code = uninstall_module.uninstall(list(agents), scope, dry_run, report=report)
     return code, report.text
 
 
@@ -50,7 +51,7 @@ REGISTRATIONS = {
                lambda cmd: {"version": 1, "hooks": {"preToolUse": [
                    {"command": cmd, "matcher": "Shell"}]}}),
     "copilot": (".copilot/hooks/ctxcrl.json",
-                lambda cmd: {"version": 1, "hooks": {"PreToolUse": [
+                lambda cmd: {"version": 1, "hooks": {"preToolUse": [
                     {"type": "command", "command": cmd, "timeout": 5}]}}),
     "gemini": (".gemini/settings.json",
                lambda cmd: {"hooks": {"BeforeTool": [
@@ -237,7 +238,7 @@ def test_filter_bin_is_recorded_when_the_agent_shell_cannot_find_cc_filter(fake_
     assert code == 0
     ours = hook_script.tool_path("cc-filter")
     assert f'filter_bin = "{ours}"' in read(data / "config.toml")
-    assert "does not find it" in text
+    assert "does not find cc-filter" in text and "run init again" in text
 
 
 def test_the_hook_script_exports_the_recorded_filter_bin(fake_home):
@@ -305,14 +306,29 @@ def test_rules_files(fake_home):
     assert os.listdir(project / ".clinerules") == []
 
 
+def test_copilot_registers_its_post_hook_too(fake_home):
+    home, _, _ = fake_home
+    assert init("copilot")[0] == 0
+    assert settings(home / ".copilot/hooks/ctxcrl-post.json") == {"version": 1, "hooks": {
+        "postToolUse": [{"type": "command", "command": f"{script('copilot')} post",
+                         "timeout": 10}]}}
+    text = read(script("copilot"))
+    assert "case ${1:-} in\npost) answer=$(" in text and "result |" in text
+    answers = [line for line in text.splitlines() if "answer=$(" in line]
+    assert len(answers) == 2 and not any("cc_rewrite" in a or "cc-rewrite" in a for a in answers)
+    assert uninstall()[0] == 0
+    assert not os.path.exists(home / ".copilot/hooks/ctxcrl-post.json")
+
+
 def test_opencode_plugin(fake_home):
     home, _, _ = fake_home
     assert init("opencode")[0] == 0
     plugin = read(home / ".config" / "opencode" / "plugins" / "ctxcrl.ts")
     assert plugin.startswith(f"// ctxcrl-hook-version: {hook_script.HOOK_VERSION}\n")
-    assert '"tool.execute.before"' in plugin and "output.args.command" in plugin
-    assert hook_script.tool_path("cc-gate") in plugin and hook_script.tool_path("cc-rewrite") \
-        in plugin
+    assert '"tool.execute.before"' in plugin and '"tool.execute.after"' in plugin
+    assert "output.output = result.output" in plugin and "args.command =" not in plugin
+    assert "from cc_gate.cli import run" in plugin or hook_script.tool_path("cc-gate") in plugin
+    assert "decode opencode" in plugin and "result |" in plugin
     with open(home / ".config" / "opencode" / "plugins" / "ctxcrl.ts", "a") as f:
         f.write("// changed\n")
     report = Captured()
@@ -418,7 +434,7 @@ EXISTING = {
         "permissions": {"deny": ["Bash(rm:*)"]}},
     "cursor": {"version": 1, "hooks": {"preToolUse": [{"command": "audit.sh"}],
                                        "afterFileEdit": [{"command": "fmt"}]}},
-    "copilot": {"version": 1, "hooks": {"PreToolUse": [{"type": "command", "command": "a.sh"}],
+    "copilot": {"version": 1, "hooks": {"preToolUse": [{"type": "command", "command": "a.sh"}],
                                         "SessionStart": [{"type": "command", "command": "s"}]}},
     "gemini": {"general": {"vimMode": True}, "hooks": {"BeforeTool": [
         {"matcher": "write_file", "hooks": [{"type": "command", "command": "check.sh"}]}]}},

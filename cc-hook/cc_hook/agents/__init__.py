@@ -14,6 +14,8 @@ HOOK_AGENTS = ("claude", "cursor", "copilot", "gemini", "codex")
 
 PLUGIN_AGENTS = ("opencode",)
 RULES_AGENTS = ("cline", "windsurf")
+CODEC_AGENTS = HOOK_AGENTS + PLUGIN_AGENTS
+"""Agents with `decode` / `encode` stages (the OpenCode plugin runs them too)."""
 ALL_AGENTS = HOOK_AGENTS + PLUGIN_AGENTS + RULES_AGENTS
 
 

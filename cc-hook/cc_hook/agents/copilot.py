@@ -1,16 +1,26 @@
-"""GitHub Copilot, VS Code and CLI: PreToolUse hooks file (DESIGN §8). Two event shapes:
+"""GitHub Copilot CLI: filters after execution (DESIGN §5 rule 1, §8). Measured on 1.0.102.
 
-- VS Code (Claude's shape): {"tool_name": "runTerminalCommand"|"run_in_terminal"|"Bash"|"bash",
-  "tool_input": {"command": …, …}, "cwd": …} → answered in Claude's shape.
-- Copilot CLI (camelCase): {"toolName": "bash", "toolArgs": "<JSON string>", "cwd": …} →
-  {"permissionDecision": "allow" (gate allow only), "permissionDecisionReason": …,
-  "modifiedArgs": {<all toolArgs fields>, "command": R}}; deny → {"permissionDecision": "deny",
-  "permissionDecisionReason": …}.
+Registered in `~/.copilot/hooks/ctxcrl.json` (`preToolUse`) and `ctxcrl-post.json`
+(`postToolUse`), project: `.github/hooks/`. Event shapes (camelCase registrations):
+
+- preToolUse: {"sessionId", "timestamp", "cwd", "toolName": "bash", "toolArgs": {"command": …,
+  "description": …}} (toolArgs may also come as a JSON string). The command is never changed:
+  a gate deny is answered {"permissionDecision": "deny", "permissionDecisionReason": …}
+  (Copilot then tells the model "Denied by preToolUse hook: …"); anything else, no answer.
+- postToolUse: the same plus "toolResult": {"resultType": "success", "textResultForLlm": T}.
+  It fires for every shell result, failures included: T is the merged output followed by the
+  trailer `<shellId: N completed with exit code C>`; an output too large for Copilot arrives
+  as a notice `Output too large to read at once (575.1 KB). Saved to: <file>` (+ a preview),
+  the file holding the whole output (without the trailer) until the session ends. Answer:
+  {"modifiedResult": {"resultType": "success", "textResultForLlm": <filtered + trailer>}},
+  which is what the model receives; no answer keeps Copilot's result.
+
+Copilot in VS Code sends Claude-shaped events (`tool_name` runTerminalCommand / run_in_terminal
+/ Bash / bash, `tool_input`); they get the same treatment before execution: a deny or nothing.
 """
 from cc_peel.record import loads
 
-from ..record import command_record, decision_of, deny_reason, event_meta, rewritten_of
-from .claude import decode_claude_shape, encode_claude_shape, rewrite_fields
+from ..record import command_record, decision_of, deny_reason, event_meta
 
 NAME = "copilot"
 CONFIG_DIR = ".copilot"
@@ -18,33 +28,98 @@ NO_ANSWER = ""
 SHELL_TOOLS = ("runTerminalCommand", "run_in_terminal", "Bash", "bash")
 CLI_SHELL_TOOLS = ("bash",)
 CAMEL = "camel"
+#: The script runs the deny-only pipeline, or with `post` the filter (hook_script.PIPELINES).
+PIPELINES = ("deny-only", "post")
+
+TRAILER_START = "<shellId: "
+_TRAILER_CODE = " completed with exit code "
+_TOO_LARGE = "Output too large to read at once ("
+_SAVED_TO = ". Saved to: "
 
 
-def decode(event: dict) -> dict | None:
-    if "toolName" not in event:
-        return decode_claude_shape(NAME, event, SHELL_TOOLS)
-    if event.get("toolName") not in CLI_SHELL_TOOLS:
-        return None
+def _args(event: dict):
     args = event.get("toolArgs")
     if isinstance(args, str):
         try:
             args = loads(args)
         except ValueError:
             return None
-    if not isinstance(args, dict):
+    return args if isinstance(args, dict) else None
+
+
+def split_trailer(text: str):
+    """(output, exit code, trailer) of a shell result's text, or None when it does not end
+    with Copilot's `<shellId: N completed with exit code C>` (a command still running in the
+    background, a timeout: left as Copilot wrote it)."""
+    at = text.rfind(TRAILER_START)
+    if at == -1:
         return None
-    return command_record(NAME, event, args, shape=CAMEL)
+    trailer = text[at:]
+    if not trailer.endswith(">") or "\n" in trailer or _TRAILER_CODE not in trailer:
+        return None
+    code = trailer[trailer.rfind(_TRAILER_CODE) + len(_TRAILER_CODE):-1]
+    digits = code[1:] if code.startswith("-") else code
+    if not digits.isdigit():
+        return None
+    return text[:at], int(code), trailer
+
+
+def saved_output_path(output: str) -> str | None:
+    """The file named by Copilot's "Output too large" notice, or None."""
+    if not output.startswith(_TOO_LARGE):
+        return None
+    first = output.split("\n", 1)[0]
+    at = first.find(_SAVED_TO)
+    if at == -1:
+        return None
+    return first[at + len(_SAVED_TO):].strip() or None
+
+
+def decode(event: dict) -> dict | None:
+    if "toolName" not in event:
+        from .claude import decode_claude_shape
+
+        return decode_claude_shape(NAME, event, SHELL_TOOLS)
+    if event.get("toolName") not in CLI_SHELL_TOOLS:
+        return None
+    args = _args(event)
+    if args is None:
+        return None
+    result = event.get("toolResult")
+    if result is None:
+        return command_record(NAME, event, args, shape=CAMEL)
+    if not isinstance(result, dict) or result.get("resultType") != "success":
+        return None
+    text = result.get("textResultForLlm")
+    parts = split_trailer(text) if isinstance(text, str) else None
+    if parts is None:
+        return None
+    output, code, trailer = parts
+    from ..post import result_record
+
+    path = saved_output_path(output)
+    return result_record(NAME, event, args, exit_code=code, output=None if path else output,
+                         output_path=path, shown_chars=len(output), shape=CAMEL,
+                         trailer=trailer)
 
 
 def encode(record: dict) -> dict | None:
-    if event_meta(record).get("shape") != CAMEL:
+    meta = event_meta(record)
+    if meta.get("phase") == "post":
+        text = record.get("filtered")
+        if not isinstance(text, str):
+            return None
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return {"modifiedResult": {"resultType": "success",
+                                   "textResultForLlm": text + str(meta.get("trailer") or "")}}
+    if decision_of(record) != "deny":
+        return None  # the command is never changed: Copilot decides on it as it is
+    if meta.get("shape") != CAMEL:
+        from .claude import encode_claude_shape
+
         return encode_claude_shape(record)
-    if decision_of(record) == "deny":
-        return {"permissionDecision": "deny", "permissionDecisionReason": deny_reason(record)}
-    rewritten = rewritten_of(record)
-    if rewritten is None:
-        return None
-    return rewrite_fields(record, rewritten, "modifiedArgs")
+    return {"permissionDecision": "deny", "permissionDecisionReason": deny_reason(record)}
 
 
 def artifacts(scope: str, root: str, ctx) -> list:
@@ -53,11 +128,15 @@ def artifacts(scope: str, root: str, ctx) -> list:
     from ..artifacts import JsonRegistration
 
     if scope == "global":
-        path = os.path.join(ctx.user_home, ".copilot", "hooks", "ctxcrl.json")
+        folder = os.path.join(ctx.user_home, ".copilot", "hooks")
     else:
-        path = os.path.join(root, ".github", "hooks", "ctxcrl.json")
+        folder = os.path.join(root, ".github", "hooks")
     return [
-        JsonRegistration(path, ("hooks", "PreToolUse"),
+        JsonRegistration(os.path.join(folder, "ctxcrl.json"), ("hooks", "preToolUse"),
                          {"type": "command", "command": ctx.hook_command, "timeout": 5},
-                         nested=False, description="hooks.PreToolUse", seed={"version": 1}),
+                         nested=False, description="hooks.preToolUse", seed={"version": 1}),
+        JsonRegistration(os.path.join(folder, "ctxcrl-post.json"), ("hooks", "postToolUse"),
+                         {"type": "command", "command": f"{ctx.hook_command} post",
+                          "timeout": 10},
+                         nested=False, description="hooks.postToolUse", seed={"version": 1}),
     ]

@@ -6,7 +6,8 @@
 # `cc-hook init --agent @@AGENT@@` writes a fresh one).
 # The agent's hook event comes on stdin; the answer, if any, goes to stdout. Whatever fails,
 # the agent gets no answer and this script exits 0: it never blocks a command.
-# The four stages: cc-hook decode | cc-gate | cc-rewrite | cc-hook encode. `decode` first
+# The stages: cc-hook decode | cc-gate | cc-rewrite | cc-hook encode (before a command runs),
+# or cc-hook decode | cc-filter result | cc-hook encode (after it ran: `post`). `decode` first
 # compares this file with its recorded SHA-256 (CTXCRL_HOOK_SCRIPT) and, on a mismatch,
 # answers nothing and says so on stderr. When `path` is set, each stage is started as
 # `python -I -S` (no `site`: faster) with our packages' folders on sys.path. cc-rewrite runs
@@ -14,6 +15,6 @@
 script=@@SCRIPT@@
 no_answer() { cat >/dev/null 2>&1; @@NO_ANSWER@@exit 0; }
 case ${CTXCRL_DISABLED:-} in ''|0) ;; *) no_answer ;; esac
-@@ENV@@answer=$(CTXCRL_HOOK_SCRIPT=$script @@DECODE@@ | @@GATE@@ | CTXCRL_QUIET_CONFIG=1 @@REWRITE@@ | @@ENCODE@@)
+@@ENV@@@@ANSWER@@
 [ -n "$answer" ] && printf '%s\n' "$answer" && exit 0
 no_answer

@@ -1,0 +1,179 @@
+"""Budgets of the agents that filter after execution (DESIGN §9, issue 13): OpenCode and
+Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
+(target ≤ 4×):
+
+- Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
+  `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
+  result | encode`);
+- OpenCode: the plugin's two pipelines (the shell commands it spawns) on the events it sends.
+
+Then, for information, what the real client sees per shell call (tests/agents harness, the
+pinned clients, a scripted model): the time from the model's tool call to the next model
+request, median of 10 `git status` calls, with and without the hook; skipped when the client
+is not installed. Installs into private HOMEs, never the user's.
+
+    python bench/run.py postexec        python bench/bench_postexec.py
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STATUS = ('On branch main\nChanges not staged for commit:\n'
+          '  (use "git add <file>..." to update what will be committed)\n'
+          '  (use "git restore <file>..." to discard changes in working directory)\n'
+          '\tmodified:   calc.py\n\nUntracked files:\n'
+          '  (use "git add <file>..." to include in what will be committed)\n'
+          '\tnotes_draft.txt\n\n'
+          'no changes added to commit (use "git add" and/or "git commit -a")\n')
+TRAILER = "<shellId: 0 completed with exit code 0>"
+
+
+def _env(tmp: str) -> dict:
+    env = dict(os.environ)
+    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"))
+    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "XDG_CONFIG_HOME",
+                "PYTHONDONTWRITEBYTECODE"):
+        env.pop(var, None)
+    os.makedirs(env["HOME"], exist_ok=True)
+    return env
+
+
+def _copilot_events(cwd: str):
+    args = {"command": "git status", "description": "Status"}
+    pre = {"sessionId": "s", "timestamp": 1, "cwd": cwd, "toolName": "bash", "toolArgs": args}
+    post = dict(pre, toolResult={"resultType": "success", "textResultForLlm": STATUS + TRAILER})
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
+def _opencode_events(cwd: str):
+    args = {"command": "git status", "description": "Status"}
+    pre = {"hook": "tool.execute.before", "tool": "bash", "directory": cwd, "args": args}
+    post = dict(pre, hook="tool.execute.after",
+                output={"output": STATUS, "metadata": {"exit": 0, "truncated": False}})
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
+def _plugin_pipelines(path: str) -> list:
+    text = open(path, encoding="utf-8").read()
+    found = []
+    for name in ("PRE", "POST"):
+        line = next(line for line in text.splitlines() if line.startswith(f"const {name} = "))
+        found.append(json.loads(line[len(f"const {name} = "):]))
+    return found
+
+
+def _hook_rows(ctx) -> list:
+    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-postexec-")
+    try:
+        env = _env(tmp)
+        project = os.path.join(tmp, "project")
+        os.makedirs(os.path.join(project, ".git"))
+        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
+                               "opencode"], env=env, cwd=project, capture_output=True,
+                              text=True, timeout=120)
+        if done.returncode != 0:
+            return [{"budget": "post-execution hooks: install", "ok": False,
+                     "measured": done.stderr.strip()[-200:], "target": "cc-hook init works"}]
+        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-copilot.sh")
+        pre, post = _opencode_events(project)
+        plugin = os.path.join(env["HOME"], ".config", "opencode", "plugins", "ctxcrl.ts")
+        oc_pre, oc_post = _plugin_pipelines(plugin)
+        cp_pre, cp_post = _copilot_events(project)
+        cases = [
+            ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,
+             None),
+            ("copilot postToolUse (git status result filtered)",
+             ["/bin/sh", "-c", f"{script} post"], cp_post, b"modifiedResult"),
+            ("opencode tool.execute.before (plugin pipeline)", ["/bin/sh", "-c", oc_pre], pre,
+             None),
+            ("opencode tool.execute.after (git status result filtered)",
+             ["/bin/sh", "-c", oc_post], post, b'"output"'),
+        ]
+        out = []
+        for name, argv, stdin, expect in cases:
+            answer = subprocess.run(argv, input=stdin, capture_output=True, env=env,
+                                    cwd=project, timeout=60).stdout  # bytecode written once
+            ms = ctx.time_cmd(argv, runs=30, stdin=stdin, env=env)
+            row = ctx.ratio_row(f"hook: {name}", ms, 4)
+            if expect is not None:
+                row["ok"] = row["ok"] and expect in answer
+            out.append(row)
+        return out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def client_added_ms(agent: str, calls: int = 10) -> tuple:
+    """(median ms per shell call without the hook, with it) as the real client sees it."""
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents"))
+    import harness
+    from openai_chat import OpenAIChatServer
+
+    exe = harness.CACHE / f"{agent}-{harness.CLIENTS[agent][1]}" / "node_modules" / ".bin" / \
+        harness.CLIENTS[agent][2]
+    if not exe.exists():
+        return None
+    medians = []
+    for hooked in (False, True):
+        ws = harness.Workspace(__import__("pathlib").Path(
+            tempfile.mkdtemp(prefix=f"ctxcrl-bench-{agent}-", dir="/tmp")), harness.agent_user())
+        try:
+            if hooked:
+                harness.run_as_agent([str(harness.product_venv() / "cc-hook"), "init",
+                                      "--agent", agent], ws, timeout=120)
+            with OpenAIChatServer(["git status"] * calls, lifetime=600) as server:
+                _run_client(agent, exe, ws, server, harness)
+                gaps = [(n - c) * 1000 for c, n in zip(server.call_times, server.next_times)]
+            medians.append(statistics.median(gaps) if gaps else float("nan"))
+        finally:
+            shutil.rmtree(ws.root, ignore_errors=True)
+    return tuple(medians)
+
+
+def _run_client(agent, exe, ws, server, harness):
+    if agent == "copilot":
+        env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
+               "COPILOT_MODEL": "scripted"}
+        argv = [str(exe), "-p", "Work.", "--no-auto-update", "--allow-tool", "shell(git:*)"]
+    else:
+        config = {"provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "S",
+                                            "options": {"baseURL": server.url + "/v1",
+                                                        "apiKey": "none"},
+                                            "models": {"scripted": {"name": "S"}}}},
+                  "model": "scripted/scripted", "autoupdate": False, "share": "disabled"}
+        ws.write(".config/opencode/opencode.json", json.dumps(config))
+        env = {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
+               "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1"}
+        argv = [str(exe), "run", "--model", "scripted/scripted", "Work."]
+    harness.run_as_agent(argv, ws, env=env, timeout=500)
+
+
+def rows(ctx) -> list:
+    out = _hook_rows(ctx)
+    for agent in ("copilot", "opencode"):
+        try:
+            measured = client_added_ms(agent)
+        except Exception as exc:  # a client that cannot run here: say so, measure the rest
+            measured = exc
+        if measured is None or isinstance(measured, Exception):
+            text = f"skipped: {measured or 'client not installed'}"
+        else:
+            raw, hooked = measured
+            text = (f"{hooked - raw:+.0f} ms per call (median of 10: {raw:.0f} ms without the "
+                    f"hook, {hooked:.0f} ms with it)")
+        out.append({"budget": f"{agent}: added time per shell call, real client (information)",
+                    "measured": text, "target": "-", "ok": None})
+    return out
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    from run import Context
+
+    for row in rows(Context()):
+        print(row)

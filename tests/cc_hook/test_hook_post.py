@@ -1,0 +1,123 @@
+"""Result events → result records (decode), and the filter cc-rewrite's rules choose.
+
+The events are the shapes OpenCode 1.18.33 (`tool.execute.after`, as the plugin forwards it)
+and Copilot CLI 1.0.102 (`postToolUse`) sent in tests/agents, with short outputs."""
+import json
+
+import pytest
+
+from cc_hook import stage
+from cc_hook.agents.copilot import saved_output_path, split_trailer
+from cc_hook.post import choose_filter
+
+CWD = "/work/app"
+
+
+def copilot_post(command, text):
+    return {"sessionId": "216d2781-5fe5-49b4-a113-28869ceed2a8", "timestamp": 1796161956701,
+            "cwd": CWD, "toolName": "bash",
+            "toolArgs": {"command": command, "description": "scripted step"},
+            "toolResult": {"resultType": "success", "textResultForLlm": text}}
+
+
+def opencode_after(command, text, exit_code=0, truncated=False, path=None):
+    meta = {"exit": exit_code, "truncated": truncated}
+    if path:
+        meta["outputPath"] = path
+    return {"hook": "tool.execute.after", "tool": "bash", "directory": CWD,
+            "args": {"command": command, "description": "scripted step"},
+            "output": {"output": text, "metadata": meta}}
+
+
+def decoded(agent, event):
+    line = stage.decode(agent, json.dumps(event))
+    return None if line is None else json.loads(line)
+
+
+@pytest.mark.parametrize("text, parts", [
+    ("out\nerr\n<shellId: 0 completed with exit code 3>", ("out\nerr\n", 3,
+                                                           "<shellId: 0 completed with exit code 3>")),
+    ("\n<shellId: 4 completed with exit code 0>", ("\n", 0, "<shellId: 4 completed with exit code 0>")),
+    ("still going\n<shellId: 1 is still running>", None),
+    ("no trailer", None),
+])
+def test_split_trailer(text, parts):
+    assert split_trailer(text) == parts
+
+
+def test_saved_output_path():
+    notice = ("Output too large to read at once (575.1 KB). Saved to: /tmp/t/1796-copilot-tool-"
+              "output-8174.txt\nConsider using tools like grep (for searching) …\n\n"
+              "Preview (first 500 chars):\n1\n2\n")
+    assert saved_output_path(notice) == "/tmp/t/1796-copilot-tool-output-8174.txt"
+    assert saved_output_path("Output: fine\n") is None
+
+
+def test_copilot_result_record():
+    rec = decoded("copilot", copilot_post("git status", "On branch main\n<shellId: 0 completed "
+                                                        "with exit code 0>"))
+    assert rec == {"agent": "copilot", "cwd": CWD, "command": "git status",
+                   "input": {"command": "git status", "description": "scripted step"},
+                   "event": {"phase": "post", "shape": "camel",
+                             "trailer": "<shellId: 0 completed with exit code 0>"},
+                   "exit_code": 0, "output": "On branch main\n", "shown_chars": 15,
+                   "filter": "git-status", "argv": ["git", "status"], "key": "git status"}
+
+
+def test_copilot_large_output_points_at_the_saved_file():
+    text = ("Output too large to read at once (575.1 KB). Saved to: /tmp/t/x.txt\nConsider …\n"
+            "\nPreview (first 500 chars):\n1\n2\n\n<shellId: 1 completed with exit code 0>")
+    rec = decoded("copilot", copilot_post("git log", text))
+    assert rec["output_path"] == "/tmp/t/x.txt" and "output" not in rec
+    assert rec["shown_chars"] == len(text) - len("<shellId: 1 completed with exit code 0>")
+
+
+def test_opencode_result_record():
+    rec = decoded("opencode", opencode_after("python -m pytest -q", "F\n1 failed\n", 1))
+    assert rec["exit_code"] == 1 and rec["output"] == "F\n1 failed\n"
+    assert (rec["filter"], rec["argv"]) == ("pytest", ["python", "-m", "pytest", "-q"])
+    rec = decoded("opencode", opencode_after("git log", "...output truncated...\n\nFull output "
+                                             "saved to: /o/tool_1\n\nx\n", 0, True, "/o/tool_1"))
+    assert rec["output_path"] == "/o/tool_1" and "output" not in rec
+
+
+@pytest.mark.parametrize("event", [
+    opencode_after("git status", "(no output)"),
+    opencode_after("git status", "x\n\n<shell_metadata>\nshell tool terminated command after "
+                                 "exceeding timeout 120000 ms.\n</shell_metadata>", None),
+    opencode_after("git status", "x", "0"),
+    opencode_after("frobnicate", "x"),
+    {"hook": "tool.execute.after", "tool": "read", "args": {"filePath": "a"},
+     "output": {"output": "x", "metadata": {}}},
+])
+def test_opencode_results_left_alone(event):
+    assert decoded("opencode", event) is None
+
+
+@pytest.mark.parametrize("command, chosen", [
+    ("git status", ("git-status", ["git", "status"])),
+    ("git status --short", ("git-status", ["git", "status", "--short"])),
+    ("cd sub && pytest -q", ("pytest", ["pytest", "-q"])),
+    ("FOO=1 timeout 60 git log -n 3 2>&1", ("git-log", ["git", "log", "-n", "3"])),
+    ("git status && git log", None),       # two outputs merged
+    ("git log | head -5", None),           # a pipe
+    ("git diff > x.patch", None),          # cc-rewrite leaves it raw
+    ("CTXCRL_DISABLED=1 git status", None),
+    ("frobnicate", None),
+    ("git status || true", None),
+])
+def test_the_filter_is_the_one_run_would_get(command, chosen):
+    rec = {"command": command, "cwd": CWD}
+    assert choose_filter(rec) == (chosen is not None)
+    if chosen:
+        assert (rec["filter"], rec["argv"]) == chosen
+
+
+def test_the_pre_hooks_never_rewrite():
+    before = {"hook": "tool.execute.before", "tool": "bash", "directory": CWD,
+              "args": {"command": "git status", "description": "d"}}
+    rec = decoded("opencode", before)
+    assert rec == {"agent": "opencode", "cwd": CWD, "command": "git status",
+                   "input": {"command": "git status", "description": "d"}}
+    rec.update(decision="ask", reason="r", rewritten="cc-filter run git status")
+    assert stage.encode("opencode", json.dumps(rec)) == ""
