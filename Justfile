@@ -26,7 +26,7 @@ system *args:
 bench *areas:
     {{python}} bench/run.py {{areas}}
 
-# Re-capture every filter fixture from the real tools (see tests/fixtures/README.md)
+# Re-capture every fixture from the real tools (`just fixtures agents`: the agent histories; see tests/fixtures/README.md)
 fixtures *groups:
     #!/usr/bin/env bash
     set -euo pipefail

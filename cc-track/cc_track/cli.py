@@ -8,6 +8,8 @@ Usage:
                   [--history=N] [--since=WHEN] [--format=FMT] [--graph] [--html=FILE]
   cc-track economics [--model=NAME] [--since=WHEN] [--format=FMT]
   cc-track discover [--since=WHEN] [--all] [--format=FMT]
+  cc-track learn [--since=WHEN] [--all] [--format=FMT] [--write | --remove]
+  cc-track session [--since=WHEN] [--all] [--format=FMT]
   cc-track record
   cc-track prune
   cc-track repair
@@ -16,9 +18,19 @@ Usage:
 
 Commands:
   report      Totals, top commands by tokens saved, filters that made output bigger.
-  economics   Tokens saved × each model's input price (estimates; [economics] in config).
+  economics   Tokens saved × each model's input price, and what the agents really spent:
+              the token usage in their session histories priced per model, with the
+              savings as a share of it per day and per project (estimates; prices dated,
+              [economics] in config overrides them).
   discover    Commands in Claude Code's session logs that ran without contextcrawler
               although a filter exists, and the most frequent commands with no filter.
+  learn       Commands the agents got wrong and corrected soon after (a misspelled
+              subcommand, a wrong flag, a missing tool, a wrong directory), counted and
+              turned into rules; filters the agent bypassed with CTXCRL_DISABLED=1.
+              With --write the rules go into CLAUDE.md / AGENTS.md (a marked block);
+              with --remove that block comes out again.
+  session     One row per agent session: commands run, the share that went through
+              contextcrawler, tokens saved, what it cost, the top missed commands.
   record      Ingest spool records (JSON lines) given on stdin.
   prune       Delete records older than [tracking] retention_days.
   repair      Move a damaged tracking.db aside and rebuild it from what can be salvaged
@@ -32,13 +44,19 @@ Options:
   --by-project       One row per project.
   --history=N        Also list the N most recent commands.
   --since=WHEN       Only records from WHEN on: a date (2026-01-31), a local date-time
-                     (2026-01-31T09:00) or days back from now (7 or 7d). discover: default 30.
-  --format=FMT       table, json or csv (discover and economics: table or json) [default: table].
+                     (2026-01-31T09:00) or days back from now (7 or 7d). discover, learn,
+                     session: default 30.
+  --format=FMT       table, json or csv (session too; discover, economics and learn: table
+                     or json) [default: table].
   --graph            Add tokens saved as text bars: per day, or per week / month with
                      --weekly / --monthly.
   --html=FILE        Write the report as one self-contained HTML page to FILE.
   --model=NAME       Only this model (see `cc-track economics` for the list).
-  --all              discover: every project's sessions (default: the current project's).
+  --all              discover, learn, session: every project's sessions (default: the
+                     current project's).
+  --write            learn: write the rules into the project's CLAUDE.md / AGENTS.md /
+                     GEMINI.md (for the agents whose sessions they come from).
+  --remove           learn: take contextcrawler's rules block out of those files.
   -h --help          Show this help.
   --version          Show the version.
 
@@ -136,7 +154,7 @@ def _write_html(path, db, report, since, config, now) -> int:
 
     projects = build_report(db, ReportOptions(group="project", since=since), now)["rows"]
     economics = build_economics(report["totals"]["saved_tokens"], config, _html_model(config))
-    page = render_html(report, projects, economics)
+    page = render_html(report, projects, economics, _html_sessions(db, since, config, now))
     target = os.path.abspath(path)
     tmp = f"{target}.{os.getpid()}.tmp"
     try:
@@ -152,6 +170,15 @@ def _write_html(path, db, report, since, config, now) -> int:
         return EXIT_ERROR
     _write(f"wrote {path}")
     return EXIT_OK
+
+
+def _html_sessions(db, since, config, now) -> dict:
+    from .discover import DEFAULT_SINCE_DAYS
+    from .history import read_history
+    from .sessions import build_sessions
+
+    start = since if since is not None else now - DEFAULT_SINCE_DAYS * 86400
+    return build_sessions(read_history(since=start), db, config)
 
 
 def _html_model(config) -> str:
@@ -181,7 +208,17 @@ def cmd_economics(args, config, now) -> int:
         data = build_economics(saved, config, args["--model"], since_text)
     except UnknownModel as exc:
         raise UsageError(str(exc)) from None
-    _write(render_json(data) if fmt == "json" else render_economics(data, _style()))
+    from .economics import build_spend, render_spend
+    from .history import read_history
+
+    data["spend"] = build_spend(read_history(since=since), config, opened.db, since)
+    if fmt == "json":
+        _write(render_json(data))
+    else:
+        text = render_economics(data, _style())
+        if data["spend"]["models"]:
+            text += "\n\n" + render_spend(data["spend"], _style())
+        _write(text)
     return EXIT_OK
 
 
@@ -196,6 +233,60 @@ def cmd_discover(args, config, now) -> int:
     data = build_discover(since_days=days, all_projects=args["--all"], db=opened.db,
                           config=config, now=now)
     _write(render_json(data) if fmt == "json" else render_discover(data, _style()))
+    return EXIT_OK
+
+
+def _history_scope(args, now):
+    """(history, since, project or None) for learn / session: the current project's sessions
+    of the last 30 days unless --since / --all say otherwise."""
+    from .discover import DEFAULT_SINCE_DAYS
+    from .history import read_history
+    from .spool import project_of
+
+    since = _since(args, now)
+    if since is None:
+        since = now - DEFAULT_SINCE_DAYS * 86400
+    project = None if args["--all"] else project_of(os.getcwd())
+    return read_history(since=since, project=project), since, project
+
+
+def cmd_learn(args, config, now) -> int:
+    from .learn import build_learn, remove_rules, render_learn, write_rules
+    from .render import render_json
+    from .report import local_iso
+    from .sessions import link_history
+
+    fmt = _format(args, ("table", "json"))
+    if (args["--write"] or args["--remove"]) and args["--all"]:
+        raise UsageError("--write and --remove work on the current project: drop --all")
+    history, since, project = _history_scope(args, now)
+    opened = _open(config, now)
+    linked, _unlinked, _records = link_history(history, opened.db)
+    data = build_learn(history, linked, since_text=local_iso(since),
+                       scope="all" if args["--all"] else "project", project=project)
+    if args["--write"]:
+        agents = sorted({a for r in data["rules"] for a in r["agents"]}) or ["claude"]
+        data["written"] = write_rules(project, agents, data["rules"])
+    elif args["--remove"]:
+        data["removed"] = remove_rules(project)
+    _write(render_json(data) if fmt == "json" else render_learn(data, _style()))
+    return EXIT_OK
+
+
+def cmd_session(args, config, now) -> int:
+    from .render import render_json
+    from .sessions import build_sessions, render_sessions, render_sessions_csv
+
+    fmt = _format(args)
+    history, _since_ts, _project = _history_scope(args, now)
+    opened = _open(config, now)
+    data = build_sessions(history, opened.db, config)
+    if fmt == "json":
+        _write(render_json(data))
+    elif fmt == "csv":
+        sys.stdout.write(render_sessions_csv(data))
+    else:
+        _write(render_sessions(data, _style()))
     return EXIT_OK
 
 
@@ -231,7 +322,7 @@ def cmd_repair(args, config, now) -> int:
 
 
 COMMANDS = {"report": cmd_report, "economics": cmd_economics, "discover": cmd_discover,
-            "record": cmd_record, "prune": cmd_prune, "repair": cmd_repair}
+            "learn": cmd_learn, "session": cmd_session, "record": cmd_record, "prune": cmd_prune, "repair": cmd_repair}
 
 
 def main(argv=None) -> int:

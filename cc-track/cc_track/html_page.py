@@ -170,7 +170,7 @@ def _num(n, bad_if_negative: bool = False) -> str:
 
 
 def render_html(report: dict, projects: list[dict] | None = None,
-                economics: dict | None = None) -> str:
+                economics: dict | None = None, sessions: dict | None = None) -> str:
     t = report["totals"]
     span = (f"{t['first'][:10]} → {t['last'][:10]}" if t["first"] else "no data yet")
     parts = ['<!doctype html><html lang="en"><head><meta charset="utf-8">',
@@ -254,6 +254,9 @@ def render_html(report: dict, projects: list[dict] | None = None,
         parts.append('<p class="empty">No projects yet.</p>')
     parts.append("</section>")
 
+    if sessions is not None:
+        parts.append(sessions_section(sessions))
+
     notes = ["Tokens are estimated as characters ÷ 4."]
     if report["rejected_lines"]:
         n = report["rejected_lines"]
@@ -264,4 +267,31 @@ def render_html(report: dict, projects: list[dict] | None = None,
     parts.append(f"<footer>{' '.join(_e(n) for n in notes)} Made by "
                  "<code>cc-track report --html</code>.</footer>")
     parts.append("</main></body></html>\n")
+    return "".join(parts)
+
+
+SESSION_ROWS = 20
+
+
+def sessions_section(data: dict) -> str:
+    """The agent sessions (`cc-track session`): the most recent SESSION_ROWS, newest first."""
+    rows = sorted(data["sessions"], key=lambda r: r["start"] or "", reverse=True)[:SESSION_ROWS]
+    parts = ['<section class="card"><h2>Agent sessions</h2>']
+    if not rows:
+        parts.append('<p class="empty">No agent session histories found.</p></section>')
+        return "".join(parts)
+    parts.append("<table><tr><th>Session</th><th>Project</th><th class=num>Commands</th>"
+                 "<th>Through contextcrawler</th><th class=num>Saved</th>"
+                 "<th class=num>Spend</th><th>Top missed</th></tr>")
+    for r in rows:
+        missed = ", ".join(f"{m['family']} ×{m['commands']}" for m in r["top_missed"]) or "-"
+        start = (r["start"] or "")[:16].replace("T", " ")
+        parts.append(
+            f"<tr><td>{_e(r['agent'])} <code>{_e(r['session'][:8])}</code><br>"
+            f"<span class=sub>{_e(start)}</span></td>"
+            f"<td><code>{_e(home.short_path(r['project'] or ''))}</code></td>"
+            f"{_num(r['commands'])}<td class=m>{_meter(r['share_pct'])}</td>"
+            f"{_num(r['saved_tokens'], True)}<td class=num>${r['spend_usd']:,.2f}</td>"
+            f"<td>{_e(missed)}</td></tr>")
+    parts.append("</table></section>")
     return "".join(parts)

@@ -26,8 +26,11 @@ def utc():
 
 
 @pytest.fixture
-def ctxcrl_home(ctxcrl_home, monkeypatch):
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+def ctxcrl_home(ctxcrl_home, monkeypatch, tmp_path_factory):
+    """No agent history from the machine: Claude Code's, Codex's and Gemini's dirs are empty."""
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path_factory.mktemp("claude-config")))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path_factory.mktemp("codex-home")))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(tmp_path_factory.mktemp("gemini-home")))
     return ctxcrl_home
 
 
