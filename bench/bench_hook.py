@@ -16,7 +16,9 @@ import tempfile
 HEAVY = {"json", "re", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",
          "tempfile", "dataclasses", "typing", "inspect", "enum", "signal", "sqlite3",
          "tabulate", "importlib.metadata"}
-COMMAND = "git status && pytest -q"
+#: Rewritten with the client's allow (issue 12): `git status` by an allow rule, `git log` as one
+#: of Claude Code's built-in read-only commands (so its tables are loaded too).
+COMMAND = "git status && git log --oneline -n 3"
 
 
 def _env(tmp: str) -> dict:

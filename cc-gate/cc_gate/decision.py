@@ -60,12 +60,18 @@ class GateDecision:
 class _Analysis:
     """What the rules are tested against, gathered from a command and the commands inside it."""
 
-    __slots__ = ("strict", "allow_texts", "hazard", "budget", "seen")
+    __slots__ = ("strict", "allow_texts", "allow_segments", "hazard", "budget", "seen",
+                 "values", "nested")
 
     def __init__(self):
         self.strict: list = []       # one list of spellings per segment (deny and ask rules)
         self.allow_texts: list = []  # one as-written text per top-level-script segment
+        self.allow_segments: list = []  # the cc_peel Segment of each allow text
         self.hazard: str | None = None
+        #: variable name → the values a word `$name` may take on this line (loop lists,
+        #: assignments, `${name:-word}` defaults): what deny rules see them as
+        self.values: dict = {}
+        self.nested: str | None = None  # a segment inside ( ), { }, a control structure
         # Launchers inside launchers (`sudo xargs nice …`) multiply the candidate commands;
         # past this many the command is too contrived to be auto-allowed.
         self.budget = _SPELLING_BUDGET
@@ -76,8 +82,15 @@ class _Analysis:
             self.hazard = reason
 
 
-def decide(command: str, rules, transparent_prefixes=()) -> GateDecision:
-    """The verdict for `command` under `rules` (a rules.RuleSet)."""
+def decide(command: str, rules, transparent_prefixes=(), auto_allowed=None,
+           bypass: str | None = None, nested_asks: bool = False) -> GateDecision:
+    """The verdict for `command` under `rules` (a rules.RuleSet).
+
+    Agent models refine step 4: `auto_allowed(segment, text)` says whether the agent runs a
+    segment that no allow rule matches without asking (its built-in read-only commands);
+    `bypass` (a reason) allows whatever no deny or ask rule matches (a mode that runs
+    everything); `nested_asks` keeps segments inside `( )`, `{ }` and control structures from
+    being allowed (an agent that asks about those)."""
     analysis = _Analysis()
     _analyse(command, 0, analysis, transparent_prefixes, top=True)
 
@@ -95,13 +108,24 @@ def decide(command: str, rules, transparent_prefixes=()) -> GateDecision:
         return GateDecision(ASK, "no command to allow")
     if rules.doubt is not None:                                         # never allow in doubt
         return GateDecision(ASK, rules.doubt)
+    if bypass is not None:
+        return GateDecision(ALLOW, bypass)
+    if nested_asks and analysis.nested is not None:
+        return GateDecision(ASK, analysis.nested)
     used = []                                                           # 4. allow
-    for text in analysis.allow_texts:
+    builtin = []
+    for text, seg in zip(analysis.allow_texts, analysis.allow_segments):
         rule = _first_match(rules.allow, (text,))
-        if rule is None:                                                # 5. default
-            return GateDecision(ASK, f"no allow rule matches: {text}")
+        if rule is None:
+            if auto_allowed is not None and auto_allowed(seg, text):
+                builtin.append(text)
+                continue
+            return GateDecision(ASK, f"no allow rule matches: {text}")  # 5. default
         if rule not in used:
             used.append(rule)
+    if not used:
+        return GateDecision(ALLOW, "auto-allowed read-only command"
+                            + ("s: " if len(builtin) > 1 else ": ") + "; ".join(builtin))
     if len(used) == 1:
         return GateDecision(ALLOW, used[0].describe(), used[0])
     described = "; ".join(f"{r.text} in {r.source}" for r in used)
@@ -132,6 +156,7 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
 
     tokens = peeled.tokens
     _flag_hazards(tokens, analysis)
+    _collect_values(tokens, peeled.segments, analysis)
     inner: list = []
     segments = peeled.segments
     fed_to_shell = False
@@ -149,9 +174,15 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
             if _is_dynamic(argv[0]):
                 analysis.flag(f"a command name from a variable or glob ({argv[0]}) "
                               "is never auto-allowed")
+            for expanded in _expanded_argvs(argv, analysis):
+                _argv_spellings(expanded, spellings, inner, analysis)
         analysis.strict.append(list(spellings))
+        if seg.nested and analysis.nested is None and seg.nested != "substitution":
+            where = "group" if seg.nested == "group" else "control structure"
+            analysis.nested = f"a command inside a {where} ({as_written}) is never auto-allowed"
         if top and as_written:
             analysis.allow_texts.append(as_written)
+            analysis.allow_segments.append(seg)
         if argv and _base(argv[0]) in SHELLS:
             fed_to_shell = True
             if index > 0 and segments[index - 1].separator in ("|", "|&"):
@@ -249,6 +280,12 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
                 inner.append(script)
         elif program == "eval" and len(argv) > 1:
             inner.append(" ".join(argv[1:]))
+        elif program == "cc-filter" and len(argv) > 2 and argv[1] == "run":
+            # `cc-filter run git push` typed by the model runs `git push`
+            rest = argv[2:]
+            while rest and rest[0].startswith("-"):
+                rest = rest[1:]
+            queue.append(rest)
         elif program in ("find", "fd", "fdfind"):
             queue.extend(_exec_commands(argv))
 
@@ -325,6 +362,9 @@ def _flag_hazards(tokens, analysis: _Analysis) -> None:
                               " is never auto-allowed")
         elif kind == "word" and has_live_substitution(text):
             analysis.flag("command substitution inside a word is never auto-allowed")
+        if kind == "word" and "${" in text and _patterns()[0].search(text):
+            analysis.flag(f"a parameter expansion that can produce a word ({text}) "
+                          "is never auto-allowed")
 
 
 def _written_file(tokens, pos):
@@ -355,3 +395,73 @@ def _next_word(tokens, pos):
     if pos + 1 < len(tokens) and tokens[pos + 1].kind == "word":
         return tokens[pos + 1].text
     return None
+
+
+_MAX_VALUES = 16
+_PATTERNS: list = []
+
+
+def _patterns():
+    """(word expansions, variable references), compiled on first use: `re` is not imported
+    for commands without a `$`."""
+    if not _PATTERNS:
+        import re
+
+        # `${x:-word}`, `${x:=word}`, `${x-word}`, `${x=word}`, `${x:+word}`, `${x+word}`:
+        # the word may become the expansion's value.
+        _PATTERNS.append(re.compile(
+            r"\$\{#?!?([A-Za-z_][A-Za-z_0-9]*|[0-9@*#?$!-])(:?[-=+?])([^}]*)\}"))
+        _PATTERNS.append(re.compile(
+            r"\$(?:\{([A-Za-z_][A-Za-z_0-9]*)\}|([A-Za-z_][A-Za-z_0-9]*))"))
+    return _PATTERNS
+
+
+def _collect_values(tokens, segments, analysis: _Analysis) -> None:
+    """What `$name` may stand for on this line: loop lists (`for c in push pull`), plain
+    assignments (`c=push;`) and the words of `${c:-push}` / `${c:=push}`."""
+    values = analysis.values
+    for pos, tok in enumerate(tokens):
+        if tok.kind != "word":
+            continue
+        if tok.text in ("for", "select") and pos + 2 < len(tokens) and \
+                tokens[pos + 1].kind == "word" and tokens[pos + 2].text == "in":
+            name = tokens[pos + 1].text
+            j = pos + 3
+            while j < len(tokens) and tokens[j].kind == "word" and tokens[j].text != "do":
+                values.setdefault(name, set()).add(getattr(tokens[j], "value", tokens[j].text)
+                                                   or tokens[j].text)
+                j += 1
+            values.setdefault(name, set())
+        if "${" not in tok.text:
+            continue
+        for match in _patterns()[0].finditer(tok.text):
+            word = match.group(3).strip("'\"")
+            values.setdefault(match.group(1), set()).add(word)
+    for seg in segments:
+        if seg.env_vars and not seg.argv:
+            for name, value in seg.env_vars:
+                values.setdefault(name, set()).add(value)
+
+
+def _expanded_argvs(argv: list, analysis: _Analysis) -> list:
+    """argv with each `$name` / `${name…}` replaced by the values it may take (for deny and
+    ask rules only); flags a loop or line variable used as a word (never auto-allowed)."""
+    if not any("$" in w for w in argv):
+        return []
+    values = analysis.values
+    word_expansion, variable = _patterns()
+    out = [[]]
+    for word in argv:
+        options = {word}
+        if "$" in word:
+            expanded = word_expansion.sub(lambda m: m.group(3).strip("'\""), word)
+            options.add(expanded)
+            for match in variable.finditer(word):
+                name = match.group(1) or match.group(2)
+                if name in values:
+                    analysis.flag(f"a variable set on this line used as a word (${name}) "
+                                  "is never auto-allowed")
+                    for value in list(values[name])[:_MAX_VALUES]:
+                        options.add(word.replace(match.group(0), value))
+        out = [prefix + [o] for prefix in out for o in options][:_MAX_VALUES * 4]
+    return [a for a in out if a != argv]

@@ -45,6 +45,9 @@ _MODE_WORD, _MODE_ARITH, _MODE_HEREDOC = 0, 1, 2
 MAX_DEPTH = 64
 
 
+_CASE_ENDS = frozenset((";;", ";&", ";;&"))
+
+
 class LexError(ValueError):
     """An unterminated quote, substitution or expansion; `offset` is where it starts."""
 
@@ -155,6 +158,7 @@ class _Lexer:
     def command_list(self, closer: str | None, opener_at: int, opener: str) -> None:
         s, n, tokens = self.s, self.n, self.tokens
         groups: list[int] = []  # indices of open '(' / '{' tokens in this context
+        group_cases: list[int] = []  # `cases` when each of them opened
         cases = 0  # open `case … esac` (their ')' close patterns, not the substitution)
         cmd_pos = True  # the next word is in command position
         after_redirect = False  # the next word is a redirect target
@@ -238,7 +242,11 @@ class _Lexer:
                     if self.try_arith(i, GROUP):
                         cmd_pos, prev_word = False, ""
                         continue
+                # `case x in (a) …` / `;; (b) …`: the optional '(' before a case pattern
+                pattern = bool(cases) and (prev_word == "in" or (
+                    tokens and tokens[-1].kind == OPERATOR and tokens[-1].text in _CASE_ENDS))
                 groups.append(self.emit(GROUP, i, i + 1))
+                group_cases.append(-1 - cases if pattern else cases)
                 self.i = j = i + 1
                 while j < n and s[j] in " \t":
                     j += 1
@@ -247,13 +255,17 @@ class _Lexer:
                 after_redirect, prev_word = False, ""
                 continue
             if c == ")":
-                if groups and tokens[groups[-1]].text == "(":
+                if groups and tokens[groups[-1]].text == "(" and \
+                        group_cases[-1] in (cases, -1 - cases):
+                    # (a case opened inside the group and still open: its pattern's ')')
                     index = self.emit(GROUP, i, i + 1)
                     opened = groups.pop()
+                    pattern = group_cases.pop() < 0
                     tokens[opened].pair, tokens[index].pair = index, opened
                     self.i = i + 1
-                    # after a subshell only redirects and operators may follow
-                    cmd_pos = cmd_pos == "parens"
+                    # after a subshell only redirects and operators may follow; after a
+                    # case pattern, its commands
+                    cmd_pos = pattern or cmd_pos == "parens"
                     after_redirect, prev_word = False, ""
                     continue
                 if closer == ")" and not cases:
@@ -297,10 +309,12 @@ class _Lexer:
                 tok.kind = GROUP
                 if raw == "{":
                     groups.append(first)
+                    group_cases.append(cases)
                     cmd_pos = True
                 else:
                     if groups and tokens[groups[-1]].text == "{":
                         opened = groups.pop()
+                        group_cases.pop()
                         tokens[opened].pair, tok.pair = first, opened
                     cmd_pos = False
                 prev_word = ""

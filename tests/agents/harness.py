@@ -24,6 +24,7 @@ import http.server
 import json
 import os
 import pwd
+import shlex
 import shutil
 import socketserver
 import subprocess
@@ -234,11 +235,31 @@ class Workspace:
         return path
 
 
+def can_bind_mount() -> bool:
+    """Whether `run_as_agent(..., binds=…)` works here (root, and `unshare -m` allowed)."""
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("setpriv"):
+        return False
+    return subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode == 0
+
+
 def run_as_agent(argv: list, ws: Workspace, env: dict | None = None, cwd: Path | None = None,
-                 timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess:
-    """Run argv as the agent user. A client that hangs past `timeout` is killed (group)."""
+                 timeout: float = 120, stdin: str | None = None,
+                 binds: dict | None = None) -> subprocess.CompletedProcess:
+    """Run argv as the agent user. A client that hangs past `timeout` is killed (group).
+
+    `binds` ({system directory: workspace directory}, root only, see `can_bind_mount`) mounts
+    the workspace directories over system ones in a private mount namespace for this run alone
+    (e.g. /etc/claude-code: managed settings without touching the machine's)."""
     kwargs = {}
-    if os.geteuid() == 0:
+    if binds:
+        mounts = " && ".join(f"mount --bind {shlex.quote(str(src))} {shlex.quote(str(dst))}"
+                             for dst, src in binds.items())
+        for dst in binds:
+            os.makedirs(dst, exist_ok=True)  # an empty mount point changes nothing outside
+        argv = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                f'{mounts} && exec setpriv --reuid={ws.user.uid} --regid={ws.user.gid} '
+                f'--clear-groups -- "$@"', "sh", *argv]
+    elif os.geteuid() == 0:
         kwargs = dict(user=ws.user.uid, group=ws.user.gid, extra_groups=[])
     proc = subprocess.Popen(argv, cwd=cwd or ws.project, env=ws.env(env), text=True,
                             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,

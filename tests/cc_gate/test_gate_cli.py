@@ -105,9 +105,9 @@ def test_malformed_line_passes_unchanged_with_one_warning(claude_rules, line, wa
 
 
 def test_invalid_utf8_bare_line_is_answered(claude_rules, capsysbinary):
-    code, out, err = gate([], b"echo \xff\n", capsysbinary)
-    assert (code, out) == (3, "echo \udcff\n")
-    assert err.startswith("cc-gate: ask: no allow rule matches: echo ")
+    code, out, err = gate([], b"make \xff\n", capsysbinary)
+    assert (code, out) == (3, "make \udcff\n")
+    assert err.startswith("cc-gate: ask: no allow rule matches: make ")
 
 
 def test_cwd_of_the_record_finds_the_project_rules(private_home, tmp_path, capsysbinary):
@@ -123,6 +123,9 @@ def test_cwd_of_the_record_finds_the_project_rules(private_home, tmp_path, capsy
 
 def test_cwd_option_for_bare_commands(private_home, tmp_path, capsysbinary):
     write_json(tmp_path / "app/.claude/settings.local.json", claude_settings(allow=["Bash(make)"]))
+    # an untrusted workspace: Claude Code keeps settings.local.json's allow rules only when git
+    # does not track the file (outside a repository it drops them too)
+    subprocess.run(["git", "init", "-q", str(tmp_path / "app")], check=True)
     assert gate(["--cwd", str(tmp_path / "app"), "make"], b"", capsysbinary)[0] == 0
     assert gate(["--cwd", str(tmp_path), "make"], b"", capsysbinary)[0] == 3
 

@@ -185,7 +185,9 @@ def test_allow_everything_still_denies_and_never_auto_allows():
     rules = ruleset(allow=["Bash"], deny=["Bash(git push --force:*)"])
     assert decide("make -j4 && npm test", rules).decision == ALLOW
     assert decide("git push --force", rules).decision == DENY
-    assert decide("G=git; $G push --force", rules).decision == ASK
+    # the line's own assignment is substituted for the deny rules
+    assert decide("G=git; $G push --force", rules).decision == DENY
+    assert decide("$G push --force", rules).decision == ASK
     assert decide("echo $(id)", rules).decision == ASK
 
 

@@ -1,5 +1,6 @@
 """Where each agent's rules come from, and what happens when a file is broken."""
 import os
+import subprocess
 
 import pytest
 from cc_gate.rules import load_rules, strip_jsonc
@@ -29,6 +30,7 @@ def test_claude_project_found_from_a_subdirectory(private_home, tmp_path):
     write_json(project / ".claude/settings.local.json", claude_settings(allow=["Bash(make:*)"]))
     sub = project / "src" / "pkg"
     sub.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)  # the file is not tracked
     rules = load_rules("claude", str(sub))
     assert [(r.kind, r.text) for r in rules.all()] == [
         ("deny", "Bash(make deploy)"), ("allow", "Bash(make:*)")]

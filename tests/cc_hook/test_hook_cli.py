@@ -122,7 +122,7 @@ def stage_dirs():
     ("decode", json.dumps({"tool_name": "Bash", "tool_input": {"command": "git status"},
                            "cwd": "/"}), "cc_hook.cli"),
     ("encode", json.dumps({"agent": "claude", "command": "ls", "input": {"command": "ls"},
-                           "decision": "ask", "reason": "r", "rewritten": "cc-filter run ls"}),
+                           "decision": "allow", "reason": "r", "rewritten": "cc-filter run ls"}),
      "cc_hook.cli"),
 ])
 def test_decode_and_encode_do_not_even_import_os_without_site(stage, body, module):

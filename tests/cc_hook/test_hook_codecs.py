@@ -146,12 +146,9 @@ CLAUDE_EVENT = {"hook_event_name": "PreToolUse", "permission_mode": "default"}
 UPDATED = {"command": RW, "description": "Show status", "timeout": 120000}
 
 ENCODE_CASES = [
-    # Claude: ask → rewrite without a permission decision (the agent's prompt still runs)
-    ("claude", record(event=CLAUDE_EVENT),
-     {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                             "permissionDecisionReason": REASON_RW.format(
-                                 d="ask", r="no allow rule matches"),
-                             "updatedInput": UPDATED}}),
+    # Claude: ask → no answer at all (the client would check its rules on the rewritten
+    # command only: its allow rules and read-only list would no longer match)
+    ("claude", record(event=CLAUDE_EVENT), None),
     ("claude", record(decision="allow", reason="Bash(git status:*)", event=CLAUDE_EVENT),
      {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                              "permissionDecisionReason": REASON_RW.format(
@@ -168,11 +165,14 @@ ENCODE_CASES = [
     ("claude", record(rewritten=None), None),
     ("claude", record(decision="allow", rewritten=None), None),
     ("claude", record(rewritten=CMD), None),
-    ("claude", {"agent": "claude", "command": CMD, "rewritten": RW},
-     {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+    ("claude", {"agent": "claude", "command": CMD, "rewritten": RW}, None),
+    # CTXCRL_DISABLED=1 cmd that runs without asking: allow, nothing rewritten
+    ("claude", {"agent": "claude", "command": "CTXCRL_DISABLED=1 " + CMD, "decision": "allow",
+                "reason": "r", "input": {"command": "CTXCRL_DISABLED=1 " + CMD}},
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
                              "permissionDecisionReason":
-                                 "contextcrawler: output filtered through cc-filter run",
-                             "updatedInput": {"command": RW}}}),
+                                 "contextcrawler: not filtered (CTXCRL_DISABLED=1); "
+                                 "gate allow: r"}}),
     # Codex: rewrite only with allow, or in bypassPermissions mode
     ("codex", record("codex", input_={"command": CMD}, event={"permission_mode": "default"}),
      None),
@@ -196,11 +196,8 @@ ENCODE_CASES = [
                      event={"permission_mode": "bypassPermissions"}),
      {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                              "permissionDecisionReason": "contextcrawler: r"}}),
-    # an unknown decision counts as ask: never allowed, and Codex gets no rewrite
-    ("claude", record(decision="yes", reason="r"),
-     {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                             "permissionDecisionReason": REASON_RW.format(d="ask", r="r"),
-                             "updatedInput": UPDATED}}),
+    # an unknown decision counts as ask: never allowed, and no rewrite
+    ("claude", record(decision="yes", reason="r"), None),
     ("codex", record("codex", decision="yes", input_={"command": CMD},
                      event={"permission_mode": "default"}), None),
     # Cursor
@@ -290,7 +287,8 @@ def test_encode_skips_noise_before_the_record():
 
 
 def test_answers_keep_every_tool_input_field_in_order():
-    rec = record(input_={"timeout": 5, "command": CMD, "run_in_background": True, "x": [1, {}]})
+    rec = record(decision="allow", reason="r",
+                 input_={"timeout": 5, "command": CMD, "run_in_background": True, "x": [1, {}]})
     answer = json.loads(stage.encode("claude", json.dumps(rec)))
     assert list(answer["hookSpecificOutput"]["updatedInput"].items()) == [
         ("timeout", 5), ("command", RW), ("run_in_background", True), ("x", [1, {}])]
@@ -301,6 +299,6 @@ def test_unicode_survives_the_round_trip():
     rec = json.loads(stage.decode("claude", json.dumps(claude_event(command=command),
                                                        ensure_ascii=False)))
     assert rec["command"] == command
-    rec.update(decision="ask", reason="r", rewritten="cc-filter run " + command)
+    rec.update(decision="allow", reason="r", rewritten="cc-filter run " + command)
     answer = json.loads(stage.encode("claude", json.dumps(rec)))
     assert answer["hookSpecificOutput"]["updatedInput"]["command"] == "cc-filter run " + command

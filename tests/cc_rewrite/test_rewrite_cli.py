@@ -227,13 +227,13 @@ def test_the_stage_imports_nothing_heavy(argv, stdin):
 
 
 def test_bare_commands_pipe_through_the_gate(tmp_path):
-    """`echo 'git status' | cc-gate | cc-rewrite`: the gate passes a bare command on as it is."""
+    """`echo 'make -j4' | cc-gate | cc-rewrite`: the gate passes a bare command on as it is."""
     gate = os.path.join(os.path.dirname(sys.executable), "cc-gate")
     env = dict(os.environ, HOME=str(tmp_path))  # no agent settings: the gate asks
-    done = subprocess.run(f"echo 'git status' | {gate} | {BIN}", shell=True, capture_output=True,
+    done = subprocess.run(f"echo 'make -j4' | {gate} | {BIN}", shell=True, capture_output=True,
                           text=True, env=env, timeout=60)
-    assert done.stdout == "cc-filter run git status\n"
-    assert done.stderr == "cc-gate: ask: no allow rule matches: git status\n"
+    assert done.stdout == "cc-filter run make -j4\n"
+    assert done.stderr == "cc-gate: ask: no allow rule matches: make -j4\n"
 
 
 def test_records_are_not_rewritten_when_cc_filter_cannot_be_found(monkeypatch, tmp_path,

@@ -63,7 +63,23 @@ def decode(event: dict) -> dict | None:
 
 
 def encode(record: dict) -> dict | None:
-    return encode_claude_shape(record)
+    """Claude Code applies updatedInput whatever the decision and then checks its own rules
+    on the rewritten command only (DESIGN §8): a rewrite goes out only with the gate's allow
+    (the original would run without asking); anything else gets no answer, except a deny.
+    `CTXCRL_DISABLED=1 cmd` that the gate allows (cmd alone runs without asking) is answered
+    allow without a rewrite: the prefix only turns filtering off."""
+    answer = encode_claude_shape(record, allow_rewrite_without_allow=False)
+    if answer is None and decision_of(record) == "allow" and _disabled_prefix(record):
+        return {"hookSpecificOutput": {"hookEventName": event_meta(record).get(
+            "hook_event_name") or EVENT_NAME, "permissionDecision": "allow",
+            "permissionDecisionReason": rewrite_reason(record).replace(
+                "output filtered through cc-filter run", "not filtered (CTXCRL_DISABLED=1)")}}
+    return answer
+
+
+def _disabled_prefix(record: dict) -> bool:
+    command = record.get("command")
+    return isinstance(command, str) and command.lstrip().startswith("CTXCRL_DISABLED=")
 
 
 # -- install (cold path: imports inside)
