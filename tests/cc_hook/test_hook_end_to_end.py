@@ -20,8 +20,10 @@ PREFIX = "contextcrawler"
 RULES = {
     "claude": (".claude/settings.json",
                {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
-    "codex": (".claude/settings.json",
-              {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
+    # Codex: its own prefix rules (an allow rule there would lift the command out of Codex's
+    # sandbox, which a rewrite cannot keep: see cc_gate/agents/codex.py)
+    "codex": (".codex/rules/default.rules",
+              'prefix_rule(pattern=["git", "push"], decision="forbidden")\n'),
     "copilot": (".claude/settings.json",
                 {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
     "cursor": (".cursor/cli-config.json",
@@ -67,7 +69,8 @@ class Install:
         self.home.mkdir()
         relative, rules = RULES[agent]
         (self.home / relative).parent.mkdir(parents=True)
-        (self.home / relative).write_text(json.dumps(rules, indent=2) + "\n")
+        (self.home / relative).write_text(
+            rules if isinstance(rules, str) else json.dumps(rules, indent=2) + "\n")
         done = run([CC_HOOK, "init", f"--agent={agent}"], self.env, self.project)
         assert done.returncode == 0, done.stdout + done.stderr
         config = (root / "ctxcrl" / "config.toml").read_text()
@@ -158,8 +161,8 @@ def expected_answer(agent, shape, command, decision, reason, rewritten, mode="de
                                        "permissionDecisionReason": text}}
     if rewritten is None:
         return {} if agent == "cursor" else None
-    if agent == "codex" and decision != "allow" and mode != "bypassPermissions":
-        return None
+    if agent == "codex" and mode != "bypassPermissions":
+        return None  # Codex's approval policy is not known here (no codex process): no answer
     updated = dict(tool_input(agent, shape, command), command=rewritten)
     if agent == "cursor":
         return {"continue": True, "permission": "allow" if decision == "allow" else "ask",
@@ -168,8 +171,8 @@ def expected_answer(agent, shape, command, decision, reason, rewritten, mode="de
         return {"decision": "allow" if decision == "allow" else "ask_user",
                 "hookSpecificOutput": {"tool_input": updated}}
     why = f"{PREFIX}: output filtered through cc-filter run; gate {decision}: {reason}"
-    if agent == "codex" and mode == "bypassPermissions":
-        why = f"{PREFIX}: output filtered through cc-filter run; gate allow: {reason}"
+    if agent == "codex":  # bypassPermissions (`codex exec`): no rule → runs unasked
+        why = f"{PREFIX}: output filtered through cc-filter run; gate allow: {CODEX_DEFAULT}"
         decision = "allow"
     if shape == "camel":
         answer = {"permissionDecision": "allow"} if decision == "allow" else {}
@@ -207,14 +210,18 @@ def test_answers(installs, agent, shape, name, command, decision, rewritten):
     assert parse(answer) == expected_answer(agent, shape, command, decision, reason, rewritten)
 
 
-def test_codex_rewrites_on_ask_in_bypass_permissions_mode(installs):
+CODEX_DEFAULT = "no Codex rule matches: Codex runs it in its sandbox without asking"
+
+
+def test_codex_rewrites_in_bypass_permissions_mode(installs):
     install = installs("codex")
     command = "git status && git log --oneline -n 3"
     ev = event("codex", None, command, str(install.project), "bypassPermissions")
     rewritten = f"{install.filter} run git status && {install.filter} run git log --oneline -n 3"
     assert parse(install.hook(ev)) == expected_answer(
-        "codex", None, command, "ask", install.gate_reason(command), rewritten,
-        mode="bypassPermissions")
+        "codex", None, command, "allow", CODEX_DEFAULT, rewritten, mode="bypassPermissions")
+    push = event("codex", None, "git push origin main", str(install.project), "bypassPermissions")
+    assert parse(install.hook(push))["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
 MALFORMED = ["{", '{"tool_name": "Read", "tool_input": {"file_path": "a.txt"}}']
