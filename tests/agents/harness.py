@@ -116,6 +116,28 @@ def agent_user() -> AgentUser:
 _VENV: Path | None = None
 
 
+def _reachable_by_others(path: str) -> bool:
+    """Can any user run `path` (every directory on the way searchable, the file executable)?"""
+    p = Path(path)
+    try:
+        return all(os.stat(d).st_mode & 0o001 for d in p.parents) and \
+            bool(os.stat(p).st_mode & 0o001)
+    except OSError:
+        return False
+
+
+def agent_python() -> str:
+    """An interpreter the agent user can run: this one unless it lives somewhere only root can
+    reach (a pyenv under /root), else the system's python3."""
+    base = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    if os.geteuid() != 0 or _reachable_by_others(base):
+        return base
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if _reachable_by_others(os.path.realpath(candidate)):
+            return candidate
+    return base
+
+
 def product_venv() -> Path:
     """A venv with contextcrawler installed from this checkout; returns its bin directory."""
     global _VENV
@@ -124,7 +146,7 @@ def product_venv() -> Path:
     digest = hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]
     base = Path(tempfile.mkdtemp(prefix=f"ctxcrl-venv-{digest}-"))
     os.chmod(base, 0o755)
-    subprocess.run([sys.executable, "-m", "venv", str(base)], check=True)
+    subprocess.run([agent_python(), "-m", "venv", str(base)], check=True)
     pip = [str(base / "bin" / "python"), "-m", "pip", "install", "-q"]
     subprocess.run(pip + ["--upgrade", "pip"], check=True, capture_output=True)
     build = Path(tempfile.mkdtemp(prefix="ctxcrl-src-"))
