@@ -54,7 +54,11 @@ def rows(ctx) -> list:
         except (ValueError, KeyError, TypeError):
             row["ok"] = False
             row["measured"] += f"; unexpected answer {answer[:120]!r}"
-        return [row]
+        floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, runs=20)
+        hook_cpu = ctx.cpu_ms(["/bin/sh", "-c", script], event, env, runs=20)
+        return [row, {"budget": "codex hook: CPU time of all its processes (information)",
+                      "measured": f"{hook_cpu:.1f} ms = {hook_cpu / floor_cpu:.2f}× the floor's "
+                                  f"{floor_cpu:.1f} ms CPU", "target": "-", "ok": None}]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
