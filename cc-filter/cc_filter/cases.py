@@ -1,6 +1,8 @@
 """Filter test cases (DESIGN §6.5): fixture cases and TOML inline `[[test]]` cases.
 
-A fixture case is `tests/fixtures/<filter>/<case>.toml` plus the raw captured output
+A fixture case is `tests/fixtures/<ecosystem>/<filter>/<case>.toml` (the ecosystem folder
+mirrors the filter's own, `filters/git/` → `fixtures/git/`; a flat `<dir>/<filter>/` works too)
+plus the raw captured output
 `<case>.out` (stdout+stderr bytes as the real tool printed them). `run_fixture_case` pushes
 the raw bytes through the filter under the runner's own safety rules (guard.py — the same code
 path as `cc-filter run`) and checks everything the case states plus the invariants every
@@ -29,10 +31,11 @@ TEE_HINT_SHOWN = "~/.local/share/ctxcrl/tee/"
 
 
 class Case:
-    __slots__ = ("filter_name", "name", "path", "out_path", "data", "error")
+    __slots__ = ("filter_name", "name", "path", "out_path", "data", "error", "folder")
 
-    def __init__(self, filter_name: str, name: str, path: str):
+    def __init__(self, filter_name: str, name: str, path: str, folder: str | None = None):
         self.filter_name = filter_name
+        self.folder = folder or filter_name  # relative to the fixtures dir: "git/git-status"
         self.name = name
         self.path = path
         self.out_path = path[:-5] + ".out"
@@ -75,22 +78,41 @@ def find_fixtures_dir(start: str | None = None) -> str | None:
 
 
 def discover(fixtures_dir: str | None, name: str | None = None) -> list[Case]:
-    """Every `<dir>/<filter>/<case>.toml` (sorted), optionally for one filter only."""
+    """Every `<dir>/<ecosystem>/<filter>/<case>.toml` and `<dir>/<filter>/<case>.toml`
+    (sorted by filter, then case), optionally for one filter only. A folder holding case
+    files is a filter's; one without is an ecosystem folder and its subfolders are searched."""
     cases: list[Case] = []
     if not fixtures_dir or not os.path.isdir(fixtures_dir):
         return cases
-    for filter_name in sorted(os.listdir(fixtures_dir)):
-        folder = os.path.join(fixtures_dir, filter_name)
-        if filter_name == "capture" or not os.path.isdir(folder):
+    for folder_name in sorted(os.listdir(fixtures_dir)):
+        folder = os.path.join(fixtures_dir, folder_name)
+        if folder_name == "capture" or not os.path.isdir(folder):
             continue
-        if name is not None and filter_name != name:
-            continue
-        for file_name in sorted(os.listdir(folder)):
-            if file_name.endswith(".toml"):
-                case = Case(filter_name, file_name[:-5], os.path.join(folder, file_name))
-                _load(case)
-                cases.append(case)
+        found = _cases_in(folder, folder_name, folder_name, name)
+        if found is None:  # an ecosystem folder
+            found = []
+            for sub in sorted(os.listdir(folder)):
+                if os.path.isdir(os.path.join(folder, sub)):
+                    found += _cases_in(os.path.join(folder, sub), sub, f"{folder_name}/{sub}",
+                                       name) or []
+        cases += found
+    cases.sort(key=lambda c: (c.filter_name, c.name))
     return cases
+
+
+def _cases_in(folder: str, filter_name: str, relative: str, name: str | None) -> list | None:
+    """The cases of one filter folder; None when the folder holds no case file."""
+    files = sorted(f for f in os.listdir(folder) if f.endswith(".toml"))
+    if not files:
+        return None
+    if name is not None and filter_name != name:
+        return []
+    found = []
+    for file_name in files:
+        case = Case(filter_name, file_name[:-5], os.path.join(folder, file_name), relative)
+        _load(case)
+        found.append(case)
+    return found
 
 
 def _load(case: Case) -> None:

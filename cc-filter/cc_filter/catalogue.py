@@ -3,8 +3,9 @@
 Three tiers, searched in order, the first match wins:
   project   `.ctxcrl/filters/*.toml`, found from cwd upward (used only when trusted, trust.py)
   user      `~/.config/ctxcrl/filters/*.toml` (cc_track.home.user_filters_dir())
-  built-in  `cc_filter/filters/`: `<name_with_underscores>.py` (one Filter subclass) or
-            `<name>.toml` — dropping a file there is all it takes, there is no central list.
+  built-in  `cc_filter/filters/<ecosystem>/` (`git/`, `python/`, `js/`, …; the top folder
+            too): `<name_with_underscores>.py` (one Filter subclass) or `<name>.toml` —
+            dropping a file there is all it takes, there is no central list.
 Within a tier the most specific pattern is tried first (the longest literal text every match
 starts with: `^git status` before `^git`), then by name.
 
@@ -12,8 +13,8 @@ Cheap by construction, because cc-rewrite asks on every agent command: the index
 (name, pattern, kind, and for TOML the validated spec) is cached with `marshal` in the data
 directory and rebuilt for one directory only when that directory's or one of its files'
 mtime/size changed, so `tomllib` and the filter modules are only touched after an edit. The
-built-in directory is part of the installed package, so a lookup checks only its own mtime
-(a file added, removed or replaced); `refresh()` — run by the cold commands (`list`, `which`,
+built-in directory is part of the installed package, so a lookup checks only its folders' own
+mtimes (a file added, removed or replaced); `refresh()` — run by the cold commands (`list`, `which`,
 `show`, `test`) — also sees a built-in file edited in place. The entries are read once per
 process (`reset()` forgets them, e.g. after writing filter files).
 Patterns of the common shapes (`^git status(\\s|$)`, `^(cat|head)(\\s|$)`) are matched with
@@ -30,7 +31,7 @@ from cc_track import home
 TIERS = ("project", "user", "built-in")
 _PACKAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "filters")
 BUILTIN_DIR = _PACKAGE_DIR  # tests point this at a folder of their own
-_INDEX_VERSION = 3
+_INDEX_VERSION = 4
 _BUILTIN_PACKAGE = "cc_filter.filters"
 
 
@@ -172,33 +173,55 @@ def _save_cache(dirs: dict) -> None:
 
 
 def _stamp(directory: str, tier: str) -> tuple | None:
-    """(dir mtime, ((file, mtime, size), ...)) for the filter files of a directory."""
-    try:
-        dir_mtime = os.stat(directory).st_mtime_ns
-        files = []
-        with os.scandir(directory) as it:
-            for entry in it:
-                name = entry.name
-                if name.endswith(".toml") or (tier == "built-in" and name.endswith(".py")
-                                              and not name.startswith("_")):
-                    try:
-                        st = entry.stat()
-                    except OSError:
-                        continue
-                    files.append((name, st.st_mtime_ns, st.st_size))
-    except OSError:
-        return None
+    """(((folder, mtime), ...), ((file, mtime, size), ...)) for the filter files of a tier's
+    directory. The built-in directory also has one level of ecosystem folders (`git/`,
+    `python/`, …): their files are named `<folder>/<file>`, and each folder's mtime is kept."""
+    folders, files = [], []
+    pending = [""]
+    while pending:
+        folder = pending.pop()
+        path = os.path.join(directory, folder) if folder else directory
+        try:
+            folders.append((folder, os.stat(path).st_mtime_ns))
+            with os.scandir(path) as it:
+                for entry in it:
+                    name = entry.name
+                    if (tier == "built-in" and not folder and name[0] not in "_."
+                            and entry.is_dir()):
+                        pending.append(name)
+                    elif name.endswith(".toml") or (tier == "built-in" and name.endswith(".py")
+                                                    and not name.startswith("_")):
+                        try:
+                            st = entry.stat()
+                        except OSError:
+                            continue
+                        files.append((f"{folder}/{name}" if folder else name, st.st_mtime_ns,
+                                      st.st_size))
+        except OSError:
+            if not folder:
+                return None
+    folders.sort()
     files.sort()
-    return (dir_mtime, tuple(files))
+    return (tuple(folders), tuple(files))
+
+
+def _folders_unchanged(directory: str, folders: tuple) -> bool:
+    """The built-in hot path: only the folders' own mtimes (a file added, removed or replaced
+    changes its folder's; a new ecosystem folder changes the top folder's)."""
+    for folder, mtime in folders:
+        path = os.path.join(directory, folder) if folder else directory
+        if os.stat(path).st_mtime_ns != mtime:
+            return False
+    return True
 
 
 def _entries_for(tier: str, directory: str, dirs: dict, thorough: bool) -> tuple[list, bool]:
     """The entries of one directory, from the cache when its stamp still matches (for the
-    built-in directory, unless `thorough`, when the directory's own mtime still matches)."""
+    built-in directory, unless `thorough`, when its folders' own mtimes still match)."""
     cached = dirs.get(directory)
     if tier == "built-in" and not thorough and cached is not None:
         try:
-            unchanged = os.stat(directory).st_mtime_ns == cached[0][0]
+            unchanged = _folders_unchanged(directory, cached[0][0])
         except OSError:
             return [], False
         if unchanged:
@@ -217,10 +240,11 @@ def _build(tier: str, directory: str, files: tuple) -> list:
     entries = []
     for name, _mtime, _size in files:
         path = os.path.join(directory, name)
+        stem = os.path.basename(name)
         if name.endswith(".toml"):
-            entries.append(_toml_entry(tier, path, name[:-5]))
+            entries.append(_toml_entry(tier, path, stem[:-5]))
         else:
-            entries.append(_python_entry(tier, path, name[:-3]))
+            entries.append(_python_entry(tier, path, stem[:-3]))
     if tier != "built-in":  # reported once, by the next lookup that may warn
         _broken.extend(e for e in entries if e.error is not None)
     entries.sort(key=lambda e: (-e.specificity, e.name))
@@ -258,8 +282,11 @@ def _toml_entry(tier: str, path: str, stem: str) -> Entry:
 
 
 def _module_name(directory: str, stem: str) -> str:
-    if os.path.abspath(directory) == _PACKAGE_DIR:
+    directory = os.path.abspath(directory)
+    if directory == _PACKAGE_DIR:
         return f"{_BUILTIN_PACKAGE}.{stem}"
+    if os.path.dirname(directory) == _PACKAGE_DIR:  # an ecosystem folder: a subpackage
+        return f"{_BUILTIN_PACKAGE}.{os.path.basename(directory)}.{stem}"
     # Another folder standing in for the built-ins (tests): its files are loaded by path.
     tag = "".join(c if c.isalnum() else "_" for c in os.path.abspath(directory))
     return f"_ctxcrl_filters{tag}.{stem}"

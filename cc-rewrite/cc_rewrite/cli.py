@@ -37,8 +37,7 @@ import sys
 from cc_peel.console import console
 from cc_peel.record import fast_options, stage_main
 
-EXIT_REWRITTEN = 0
-EXIT_UNCHANGED = 1
+from .rewrite import EXIT_REWRITTEN, EXIT_UNCHANGED
 _OPTIONS = {"flags": ("--explain",), "values": ("--cwd",), "others": ("--help",)}
 
 

@@ -18,7 +18,6 @@ from cc_lex.lexer import LexError
 from cc_peel import record
 from cc_peel.peeling import peel
 
-from .cli import EXIT_REWRITTEN, EXIT_UNCHANGED
 from .refusals import (
     ENV_PROGRAMS,
     GREP_PROGRAMS,
@@ -34,6 +33,9 @@ from .refusals import (
 
 REWRITTEN = "rewritten"
 RAW = "raw"
+#: cc-rewrite's exit code in bare mode (DESIGN §3): 0 rewritten, 1 unchanged.
+EXIT_REWRITTEN = 0
+EXIT_UNCHANGED = 1
 
 
 class SegmentNote:
@@ -315,10 +317,16 @@ class Rewriter:
                        require_filter=rec is not None)
 
     def answer_record(self, rec: dict):
-        if rec.get("decision") == "deny":
+        # Permission parity: a record is rewritten only when the gate found that the agent
+        # would run the original without asking ("allow"). On "ask" the agent's own flow must
+        # judge the original command, so it stays untouched (and so unfiltered).
+        decision = rec.get("decision")
+        if decision is not None and decision != "allow":
             rec.pop("rewritten", None)
             if self.explain:
-                return f"{rec['command']}\n(whole command)\traw: denied by the gate"
+                why = "denied by the gate" if decision == "deny" else \
+                    "the agent would ask: its own flow decides on the original"
+                return f"{rec['command']}\n(whole command)\traw: {why}"
             return rec
         result = self.rewrite(rec["command"], rec)
         if self.explain:

@@ -55,6 +55,39 @@ def test_a_python_module_or_toml_file_is_enough(builtin_dir):
     assert cls.name == "demo-py" and cls.description == "demo-py test filter"
 
 
+def test_ecosystem_folders_hold_filters_and_their_helpers(builtin_dir, ctxcrl_home):
+    """`filters/<ecosystem>/` is searched one level deep; a file added there (which changes only
+    that folder's mtime) is seen by the next process on the hot path."""
+    (builtin_dir / "demo").mkdir()
+    write(builtin_dir / "demo", "demo_sub.py", PY_FILTER.format(cls="DemoSub", name="demo-sub",
+                                                                match="^demo sub(\\s|$)"))
+    write(builtin_dir / "demo", "_helper.py", "raise RuntimeError('helpers are not filters')\n")
+    (builtin_dir / "demo" / "deeper").mkdir()  # one level only
+    write(builtin_dir / "demo" / "deeper", "deep.toml", toml_filter("deep", "^deep(\\s|$)"))
+    (builtin_dir / "_private").mkdir()
+    write(builtin_dir / "_private", "hidden.toml", toml_filter("hidden", "^hidden(\\s|$)"))
+    entry = catalogue.lookup("demo sub -x")
+    assert entry.name == "demo-sub" and entry.source == str(builtin_dir / "demo" / "demo_sub.py")
+    assert catalogue.load(entry).name == "demo-sub"
+    assert catalogue.lookup("deep") is None and catalogue.lookup("hidden") is None
+    time.sleep(0.01)
+    write(builtin_dir / "demo", "demo-late.toml", toml_filter("demo-late", "^late(\\s|$)"))
+    catalogue.reset()
+    assert catalogue.lookup("late").name == "demo-late"
+
+
+def test_builtin_filters_live_in_ecosystem_folders():
+    loose = [e.source for e in catalogue.all_entries(REPO) if e.tier == "built-in"
+             and os.path.dirname(e.source) == catalogue.BUILTIN_DIR]
+    assert not loose, f"built-in filters outside an ecosystem folder: {loose}"
+    modules = {e.module for e in catalogue.all_entries(REPO) if e.kind == "python"}
+    assert "cc_filter.filters.git.git_status" in modules
+    # each folder is a package: setuptools finds it, and package data `*.toml` ships its TOML
+    folders = {os.path.dirname(e.source) for e in catalogue.all_entries(REPO)
+               if e.tier == "built-in"}
+    assert all(os.path.isfile(os.path.join(f, "__init__.py")) for f in folders), folders
+
+
 def test_broken_files_are_listed_not_fatal(builtin_dir):
     write(builtin_dir, "bad_py.py", "import nonexistent_module_xyz\n")
     write(builtin_dir, "two.py", PY_FILTER.format(cls="A", name="two", match="^a") +

@@ -1,10 +1,11 @@
-"""The fixture harness (DESIGN §6.5): every tests/fixtures/<filter>/<case>.toml + <case>.out.
+"""The fixture harness (DESIGN §6.5): every tests/fixtures/<ecosystem>/<filter>/<case>.toml +
+<case>.out, the ecosystem folder mirroring the filter's (cc_filter/filters/<ecosystem>/).
 
 Each case's raw output goes through its filter under the runner's own safety rules (the code
 path `cc-filter run` uses, cc_filter/guard.py) and must satisfy what the case states plus the
 invariants (routing, never empty, never worse, failure visible, tee hint, chunking-independent
 output, savings ≥ 60 % on 20+ raw lines) — see cc_filter/cases.py. The full filtered output is
-kept as a pytest-snapshot snapshot in tests/snapshots/<filter>/<case>.txt; refresh with
+kept as a pytest-snapshot snapshot in tests/snapshots/<ecosystem>/<filter>/<case>.txt; refresh with
 `pytest tests/cc_filter/test_fixtures.py --snapshot-update -k <filter>`.
 """
 import os
@@ -29,7 +30,7 @@ def _in_repo(monkeypatch):
 def test_fixture_case(case, snapshot, tmp_path):
     result = cases.run_fixture_case(case, tee_dir=str(tmp_path / "tee"))
     assert not result.failures, "\n".join(result.failures)
-    snapshot.snapshot_dir = os.path.join(SNAPSHOTS, case.filter_name)
+    snapshot.snapshot_dir = os.path.join(SNAPSHOTS, case.folder)
     snapshot.assert_match(result.output, f"{case.name}.txt")
 
 
@@ -39,14 +40,22 @@ def test_every_fixture_folder_names_a_filter():
     assert not orphans, f"fixture folders without a filter: {orphans}"
 
 
+def test_fixture_folders_mirror_the_filter_folders():
+    """`filters/git/git_status.py` has its cases in `fixtures/git/git-status/`."""
+    where = {e.name: os.path.basename(os.path.dirname(e.source))
+             for e in catalogue.all_entries(REPO) if e.tier == "built-in"}
+    misplaced = sorted(f"{c.folder} (filter in filters/{where[c.filter_name]}/)" for c in CASES
+                       if c.filter_name in where
+                       and c.folder != f"{where[c.filter_name]}/{c.filter_name}")
+    assert not misplaced, f"fixture folders outside their filter's ecosystem: {misplaced}"
+
+
 def test_every_snapshot_belongs_to_a_case():
     """A renamed or deleted case must not leave its snapshot behind."""
-    known = {(c.filter_name, f"{c.name}.txt") for c in CASES}
+    known = {(c.folder, f"{c.name}.txt") for c in CASES}
     stale = []
-    if os.path.isdir(SNAPSHOTS):
-        for folder in sorted(os.listdir(SNAPSHOTS)):
-            path = os.path.join(SNAPSHOTS, folder)
-            if os.path.isdir(path):
-                stale += [f"{folder}/{name}" for name in sorted(os.listdir(path))
-                          if name.endswith(".txt") and (folder, name) not in known]
-    assert not stale, f"snapshots without a fixture case: {stale}"
+    for root, _dirs, files in os.walk(SNAPSHOTS):
+        folder = os.path.relpath(root, SNAPSHOTS)
+        stale += [f"{folder}/{name}" for name in sorted(files)
+                  if name.endswith(".txt") and (folder, name) not in known]
+    assert not stale, f"snapshots without a fixture case: {sorted(stale)}"

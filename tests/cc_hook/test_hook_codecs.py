@@ -206,8 +206,8 @@ ENCODE_CASES = [
     ("cursor", record("cursor", decision="deny", reason="r"),
      {"continue": True, "permission": "deny", "user_message": "contextcrawler: r",
       "agent_message": "contextcrawler: r"}),
-    ("cursor", record("cursor", input_={"command": CMD}),
-     {"continue": True, "permission": "ask", "updated_input": {"command": RW}}),
+    # a rewrite only ever goes out with Cursor's allow (permission parity)
+    ("cursor", record("cursor", input_={"command": CMD}), {}),
     ("cursor", record("cursor", decision="allow", input_={"command": CMD, "cwd": CWD}),
      {"continue": True, "permission": "allow", "updated_input": {"command": RW, "cwd": CWD}}),
     ("cursor", record("cursor", decision="deny", reason="r", rewritten=None),

@@ -19,17 +19,21 @@ PREFIX = "contextcrawler"
 # Copilot, which have no `Bash(…)` lists of their own).
 RULES = {
     "claude": (".claude/settings.json",
-               {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
+               {"permissions": {"allow": ["Bash(git status)", "Bash(git log:*)"],
+                                "deny": ["Bash(git push:*)"]}}),
     # Codex: its own prefix rules (an allow rule there would lift the command out of Codex's
     # sandbox, which a rewrite cannot keep: see cc_gate/agents/codex.py)
     "codex": (".codex/rules/default.rules",
               'prefix_rule(pattern=["git", "push"], decision="forbidden")\n'),
     "copilot": (".claude/settings.json",
-                {"permissions": {"allow": ["Bash(git status)"], "deny": ["Bash(git push:*)"]}}),
+                {"permissions": {"allow": ["Bash(git status)", "Bash(git log:*)"],
+                                 "deny": ["Bash(git push:*)"]}}),
     "cursor": (".cursor/cli-config.json",
-               {"permissions": {"allow": ["Shell(git status)"], "deny": ["Shell(git push)"]}}),
+               {"permissions": {"allow": ["Shell(git status)", "Shell(git log)"],
+                                "deny": ["Shell(git push)"]}}),
     "gemini": (".gemini/settings.json",
-               {"theme": "Default", "tools": {"allowed": ["run_shell_command(git status)"],
+               {"theme": "Default", "tools": {"allowed": ["run_shell_command(git status)",
+                                                          "run_shell_command(git log)"],
                                               "exclude": ["run_shell_command(git push)"]}}),
 }
 SHAPES = [("claude", None), ("cursor", None), ("copilot", None), ("copilot", "camel"),
@@ -159,28 +163,26 @@ def expected_answer(agent, shape, command, decision, reason, rewritten, mode="de
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                                        "permissionDecision": "deny",
                                        "permissionDecisionReason": text}}
-    if rewritten is None:
+    # Permission parity: a rewrite only for a command the agent would run without asking;
+    # otherwise no answer, so the agent's own flow judges the original.
+    if rewritten is None or decision != "allow":
         return {} if agent == "cursor" else None
     if agent == "codex" and mode != "bypassPermissions":
         return None  # Codex's approval policy is not known here (no codex process): no answer
     updated = dict(tool_input(agent, shape, command), command=rewritten)
     if agent == "cursor":
-        return {"continue": True, "permission": "allow" if decision == "allow" else "ask",
-                "updated_input": updated}
+        return {"continue": True, "permission": "allow", "updated_input": updated}
     if agent == "gemini":
-        return {"decision": "allow" if decision == "allow" else "ask_user",
-                "hookSpecificOutput": {"tool_input": updated}}
+        return {"decision": "allow", "hookSpecificOutput": {"tool_input": updated}}
     why = f"{PREFIX}: output filtered through cc-filter run; gate {decision}: {reason}"
     if agent == "codex":  # bypassPermissions (`codex exec`): no rule → runs unasked
         why = f"{PREFIX}: output filtered through cc-filter run; gate allow: {CODEX_DEFAULT}"
         decision = "allow"
     if shape == "camel":
-        answer = {"permissionDecision": "allow"} if decision == "allow" else {}
+        answer = {"permissionDecision": "allow"}
         answer.update(permissionDecisionReason=why, modifiedArgs=updated)
         return answer
-    inner = {"hookEventName": "PreToolUse"}
-    if decision == "allow":
-        inner["permissionDecision"] = "allow"
+    inner = {"hookEventName": "PreToolUse", "permissionDecision": "allow"}
     inner.update(permissionDecisionReason=why, updatedInput=updated)
     return {"hookSpecificOutput": inner}
 
@@ -192,8 +194,10 @@ def parse(answer):
 CASES = [
     # name, command, gate decision, rewritten (F = the cc-filter the agent's shell will run)
     ("rewritable", "git status", "allow", "{F} run git status"),
-    ("compound", "git status && git log --oneline -n 3", "ask",
+    ("compound", "git status && git log --oneline -n 3", "allow",
      "{F} run git status && {F} run git log --oneline -n 3"),
+    # one segment the agent would ask about: no rewrite, the agent judges the original
+    ("compound-ask", "git status && git diff", "ask", None),
     ("denied", "git push origin main", "deny", None),
     ("unknown", "frobnicate --all", "ask", None),
     ("piped", "git status | wc -l", "ask", None),
@@ -224,6 +228,17 @@ def test_codex_rewrites_in_bypass_permissions_mode(installs):
     assert parse(install.hook(push))["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+def test_no_rewrite_on_ask_whatever_the_mode(installs):
+    """A command the rules would ask about is never rewritten: the agent's own flow must judge
+    the original (an agent's model may know that a mode runs it without asking: then the gate
+    says allow)."""
+    install = installs("codex")
+    command = "git status && git diff"
+    ev = event("codex", None, command, str(install.project), "default")
+    assert "Codex approval policy" in install.gate_reason(command)  # not known here: ask
+    assert parse(install.hook(ev)) is None
+
+
 MALFORMED = ["{", '{"tool_name": "Read", "tool_input": {"file_path": "a.txt"}}']
 MALFORMED_MORE = ["", "not json at all", "\ufeff", "[]", '{"tool_name": "Bash"}',
                   "x" * (10 << 20)]
@@ -252,8 +267,6 @@ def test_rewritten_commands_run_in_bash(installs, agent, shape):
     for command, code in cases:
         ev = event(agent, shape, command, str(install.project), "bypassPermissions")
         answer = parse(install.hook(ev))
-        if answer is None:  # codex on ask, outside bypassPermissions
-            continue
         rewritten = (answer.get("hookSpecificOutput", {}).get("updatedInput")
                      or answer.get("updated_input") or answer.get("modifiedArgs")
                      or answer["hookSpecificOutput"]["tool_input"])["command"]
@@ -304,8 +317,8 @@ def test_cc_hook_test_shows_the_answer(installs):
 
 
 def test_done_check_claude_fresh_home(tmp_path):
-    """Issue 5: `cc-hook init --agent claude` in a fresh HOME makes a PreToolUse event for
-    `git status && pytest -q` get the answer DESIGN §8 specifies."""
+    """`cc-hook init --agent claude` in a fresh HOME: a PreToolUse event for
+    `git status && pytest -q` gets the answer DESIGN §5 and §8 specify."""
     home, project = tmp_path / "home", make_project(tmp_path / "project")
     home.mkdir()
     env = {"HOME": str(home), "CTXCRL_HOME": str(tmp_path / "ctxcrl"), "PATH": BARE_PATH}
@@ -322,11 +335,11 @@ def test_done_check_claude_fresh_home(tmp_path):
     tool, decision, reason = gate.stderr.rstrip("\n").split(": ", 2)
     assert (tool, decision) == ("cc-gate", "ask")
     assert rewrite.startswith(os.path.join(BIN, "cc-filter") + " run git status && ")
-    assert json.loads(done.stdout) == {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse",
-        "permissionDecisionReason": f"{PREFIX}: output filtered through cc-filter run; "
-                                    f"gate ask: {reason}",
-        "updatedInput": {"command": rewrite, "description": "Run it", "timeout": 60000}}}
+    # Claude Code would ask about `pytest -q` (no rule allows it): no answer, so the client's
+    # own prompt judges the original command (a rewrite here would need approval for
+    # `cc-filter run …` and escape the user's rules: issue 12)
+    assert reason.startswith("no allow rule matches")
+    assert (done.returncode, done.stdout) == (0, "")
 
 
 NODE_DRIVER = """
@@ -369,7 +382,9 @@ def test_opencode_plugin_rewrites_and_blocks(tmp_path):
     config = (tmp_path / "ctxcrl" / "config.toml").read_text()
     filter_bin = config.split('filter_bin = "')[1].split('"')[0]
     results = [json.loads(line) for line in done.stdout.splitlines()]
-    assert results[0] == {"command": f"{filter_bin} run git status", "description": "d"}
+    # no allow rule: OpenCode's own permission check must see the original, so no rewrite
+    assert results[0] == {"command": "git status", "description": "d"}
+    assert filter_bin
     assert results[1]["error"].startswith("contextcrawler: ") and "git push" in \
         results[1]["error"]
     assert results[2] == {"command": "frobnicate", "description": "d"}

@@ -496,6 +496,14 @@ def test_uninstall_after_init_in_an_empty_home_leaves_it_empty(fake_home):
     assert not os.path.exists(data / "hooks")
 
 
+def allow_git_status(home):
+    """The user's rule that lets Claude Code run `git status` without asking: only then does
+    the hook rewrite it (permission parity)."""
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": ["Bash(git status)"]}}))
+
+
 def test_paths_with_spaces_and_quotes_are_quoted(tmp_path, monkeypatch):
     odd = tmp_path / "it's a dir"
     home, data, project = odd / "home", odd / "ctx crl", odd / "my project"
@@ -504,6 +512,7 @@ def test_paths_with_spaces_and_quotes_are_quoted(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("CTXCRL_HOME", str(data))
     monkeypatch.chdir(project)
+    allow_git_status(home)
     assert init("claude")[0] == 0
     command = settings(home / ".claude" / "settings.json")["hooks"]["PreToolUse"][0]["hooks"][0][
         "command"]
@@ -558,7 +567,8 @@ def test_other_interpreters_run_the_console_scripts(tmp_path, first_line):
 
 @pytest.mark.parametrize("launcher", ["auto", None])
 def test_both_forms_of_the_script_answer(fake_home, launcher):
-    _, _, project = fake_home
+    home, _, project = fake_home
+    allow_git_status(home)
     bindir = os.path.dirname(hook_script.tool_path("cc-hook"))
     tools = {name: os.path.join(bindir, name) for name in hook_script.TOOLS}
     path = str(project.parent / "hook.sh")
@@ -583,7 +593,8 @@ def test_no_rewrite_when_the_agents_shell_cannot_find_cc_filter(fake_home):
     """No filter_bin (init believed `cc-filter` is on the agent's PATH) but the hook's PATH —
     the agent's — has none: no answer, the agent runs its command as it was (not a rewrite
     that fails with `cc-filter: command not found`)."""
-    _, _, project = fake_home
+    home, _, project = fake_home
+    allow_git_status(home)
     bindir = os.path.dirname(hook_script.tool_path("cc-hook"))
     tools = {name: os.path.join(bindir, name) for name in hook_script.TOOLS}
     path = str(project.parent / "hook.sh")

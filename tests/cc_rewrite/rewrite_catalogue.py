@@ -26,7 +26,7 @@ def _env_listing(key: str) -> bool:
     if _ENV_PATTERN is None:
         import re
 
-        from cc_filter.filters.env import Env
+        from cc_filter.filters.system.env import Env
 
         _ENV_PATTERN = re.compile(Env.match_command)
     return _ENV_PATTERN.search(key) is not None

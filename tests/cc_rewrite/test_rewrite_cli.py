@@ -49,7 +49,7 @@ def test_bare_mode(argv, stdin, code, out, capsysbinary):
 def test_record_gets_rewritten_and_keeps_everything_else(capsysbinary):
     rec = {"agent": "claude", "cwd": "/tmp", "command": "git add . && cargo test 2>&1 | tail -20",
            "input": {"command": "git add . && cargo test 2>&1 | tail -20", "timeout": 60},
-           "decision": "ask", "reason": "no allow rule matches: git add ."}
+           "decision": "allow", "reason": "allow rules"}
     code, out, err = rewrite([], json.dumps(rec) + "\n", capsysbinary)
     assert code == 0 and err == ""
     assert out == json.dumps(dict(rec, rewritten=R + "git add . && " + R +
@@ -65,6 +65,11 @@ def test_record_gets_rewritten_and_keeps_everything_else(capsysbinary):
      {"command": "git status", "decision": "deny"}),
     ({"command": "git status", "decision": "allow"},
      {"command": "git status", "decision": "allow", "rewritten": R + "git status"}),
+    # the agent would ask: its own prompt must judge the original, so no rewrite
+    ({"command": "git status", "decision": "ask", "reason": "no allow rule matches"},
+     {"command": "git status", "decision": "ask", "reason": "no allow rule matches"}),
+    ({"command": "git status", "rewritten": R + "git status", "decision": "ask"},
+     {"command": "git status", "decision": "ask"}),
     ({"rewritten": "old", "command": "ls"}, {"rewritten": R + "ls", "command": "ls"}),
 ])
 def test_record_cases(rec, expected, capsysbinary):

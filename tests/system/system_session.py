@@ -14,7 +14,10 @@ import re
 from conftest import CALC, CALC_FIXED
 from system_agents import AGENTS, Checks, Session
 
-ALLOW = ["ls", "git status", "git diff", "git log", "cat"]
+# The user allows what the session runs (the hook rewrites only what the agent would run
+# without asking: permission parity), and denies a force push.
+ALLOW = ["ls", "git status", "git diff", "git log", "cat", "grep", "python -m pytest", "git add",
+         "git commit", "git push", "head"]
 DENY = ["git push --force"]
 INSERTED = re.compile(r"(?:'[^']*/)?(?:\S*/)?cc-filter'? run ")
 HINT = re.compile(r"\[full output: ([^\]]+)\]")
@@ -75,14 +78,14 @@ def run_session(box, agent_name: str) -> tuple[Session, Checks, int]:
     c.check("main" in st.output, "git status: the branch is not named", st)
     c.check("notes.txt" in st.output, "git status: the untracked file is not named", st)
 
-    st = step("grep -rn add .", decision="ask")
+    st = step("grep -rn add .", decision="allow")
     for fact in ("calc.py", "test_calc.py", "def add(a, b):", "from calc import add"):
         c.check(fact in st.output, f"grep: {fact!r} missing", st)
     c.check(re.search(r"calc\.py(:4:|:\s*\n\s*4:) def add", st.output),
             "grep: the line number of `def add` is missing", st)
 
     # 2. the failing tests
-    st = step("python -m pytest -q", decision="ask", code=1)
+    st = step("python -m pytest -q", decision="allow", code=1)
     raw, raw_code = s.raw("python -m pytest -q")
     c.check(raw_code == 1, "pytest without contextcrawler should fail too")
     for fact in ("test_add", "assert", "== 5", "1 failed", "1 passed"):
@@ -114,7 +117,7 @@ def run_session(box, agent_name: str) -> tuple[Session, Checks, int]:
     st = step("cat calc.py", decision="allow")
     c.check(st.output == CALC, "cat calc.py: a short file must come through verbatim", st)
     (box.project / "calc.py").write_text(CALC_FIXED)  # the agent's Write tool: no shell
-    st = step("python -m pytest -q", decision="ask")
+    st = step("python -m pytest -q", decision="allow")
     c.check("2 passed" in st.output, "pytest after the fix: `2 passed` missing", st)
     c.check("failed" not in st.output, "pytest after the fix: still reports a failure", st)
 
@@ -123,13 +126,13 @@ def run_session(box, agent_name: str) -> tuple[Session, Checks, int]:
         c.check(fact in st.output, f"git diff: {fact!r} missing", st)
 
     # 4. commit, log, a pipe that must stay raw
-    st = step('git add -A && git commit -m "Fix add"', decision="ask", rewritten=2)
+    st = step('git add -A && git commit -m "Fix add"', decision="allow", rewritten=2)
     c.check("Fix add" in st.output, "git commit: the commit is not confirmed", st)
     subject = box.sh("git log -1 --format=%s").stdout.strip()
     c.check(subject == "Fix add", f"git commit did not commit (HEAD is {subject!r})", st)
     c.check(box.sh("git status --porcelain").stdout == "", "git add -A missed files", st)
 
-    st = step("git log | head -5", decision="ask")
+    st = step("git log | head -5", decision="allow")
     c.check("Fix add" in st.output, "git log | head -5: the new commit is missing", st)
     c.check(len(st.output.splitlines()) <= 5, "git log | head -5: more than 5 lines", st)
 
@@ -147,7 +150,7 @@ def run_session(box, agent_name: str) -> tuple[Session, Checks, int]:
     c.check(box.sh(f"git --git-dir={box.remote} rev-parse main").stdout == before,
             "the remote changed after a denied push", st)
 
-    st = step("git push", decision="ask")
+    st = step("git push", decision="allow")
     c.check("main" in st.output, "git push: the pushed branch is not named", st)
     after = box.sh(f"git --git-dir={box.remote} rev-parse main").stdout
     head = box.sh("git rev-parse HEAD").stdout

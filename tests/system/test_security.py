@@ -80,7 +80,10 @@ DENIED_SPELLINGS = [
 def claude(sandbox):
     """The Claude hook installed with deny rules; returns the Session."""
     sandbox.write_json(".claude/settings.json", {
-        "permissions": {"allow": ["Bash(git status)", "Bash(ls:*)"],
+        # what the tests below need to run without asking (only then does the hook rewrite)
+        "permissions": {"allow": ["Bash(git status)", "Bash(ls:*)", "Bash(env:*)",
+                                  "Bash(printenv:*)", "Bash(grep:*)", "Bash(echo:*)",
+                                  "Bash(FOO=* git status)", "Bash(X=* git status)"],
                         "deny": [f"Bash({rule})" for rule in DENY]}})
     sandbox.tool("cc-hook", "init", "--agent", "claude")
     return Session(sandbox, AGENTS["claude"])

@@ -11,8 +11,9 @@ def test_claude_session(sandbox):
 
 
 def test_claude_answer_shapes(sandbox):
-    """The exact answers DESIGN §8 specifies: rewrite with every tool_input field, allow only on
-    an allow rule, deny with the rule as reason, nothing when unchanged."""
+    """The exact answers DESIGN §5 and §8 specify: a rewrite (allow, every tool_input field
+    kept) only when the rules allow every segment, deny with the rule as reason, otherwise
+    nothing."""
     install(sandbox, "claude")
     session = Session(sandbox, AGENTS["claude"])
 
@@ -23,7 +24,7 @@ def test_claude_answer_shapes(sandbox):
 
     out = answer("git status && python -m pytest -q")["hookSpecificOutput"]
     assert out["hookEventName"] == "PreToolUse"
-    assert "permissionDecision" not in out  # pytest has no allow rule: Claude's prompt runs
+    assert out["permissionDecision"] == "allow"  # both have allow rules
     command = out["updatedInput"]["command"]
     assert command.count("cc-filter run ") == 2
     assert out["updatedInput"]["description"] == "system test step"
@@ -40,4 +41,5 @@ def test_claude_answer_shapes(sandbox):
     assert "updatedInput" not in out
 
     assert answer("git ls-files | wc -l") is None
+    assert answer("make") is None  # no allow rule: Claude's own prompt judges the original
     assert answer("echo hello") is None

@@ -1,8 +1,9 @@
 """Cursor: preToolUse hook with matcher "Shell" (DESIGN §8).
 
 Event: {"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": …},
-"workspace_roots": […], …}, possibly starting with a UTF-8 BOM. Answer with a rewrite:
-{"continue": true, "permission": "allow"|"ask", "updated_input": {<tool_input>, "command": R}};
+"workspace_roots": […], …}, possibly starting with a UTF-8 BOM. Answer with a rewrite (only
+ever made when the gate found that Cursor's own rules allow the original without asking):
+{"continue": true, "permission": "allow", "updated_input": {<tool_input>, "command": R}};
 deny → {"continue": true, "permission": "deny", "user_message": …, "agent_message": …};
 no change → {} (Cursor expects a JSON object on every call).
 """
@@ -34,9 +35,9 @@ def encode(record: dict) -> dict | None:
         return {"continue": True, "permission": "deny", "user_message": reason,
                 "agent_message": reason}
     rewritten = rewritten_of(record)
-    if rewritten is None:
+    if rewritten is None or decision != "allow":
         return None
-    return {"continue": True, "permission": "allow" if decision == "allow" else "ask",
+    return {"continue": True, "permission": "allow",
             "updated_input": updated_input(record, rewritten)}
 
 

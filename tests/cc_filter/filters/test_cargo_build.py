@@ -4,7 +4,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.cargo_build import CargoBuild
+from cc_filter.filters.rust.cargo_build import CargoBuild
 
 ERRORS = """\
    Compiling ledger-report v0.1.0 (/tmp/ledger/ledger-report)

@@ -1,5 +1,5 @@
 """The cargo-test filter (lines from cargo test 1.95)."""
-from cc_filter.filters.cargo_test import CargoTest
+from cc_filter.filters.rust.cargo_test import CargoTest
 
 RUN = """\
     Finished `test` profile [unoptimized + debuginfo] target(s) in 0.39s

@@ -4,9 +4,9 @@ import os
 import pytest
 
 from cc_filter import guard
-from cc_filter.filters.env import MASK, Env, mask_url_password, secret_name, secret_value
+from cc_filter.filters.system.env import MASK, Env, mask_url_password, secret_name, secret_value
 
-FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "env")
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "system", "env")
 SECRETS = ["ghp_FAKEfakeFAKEfake0123456789abcdefABCD", "AKIAFAKEFAKEFAKEFAKE",
            "fAkE/sEcReT+kEy/0123456789abcdefghijklmnop", "s3cr3t-passw0rd",
            "sk-proj-FAKEfakeFAKEfake0123456789abcdefghijklmnopqrstuv",

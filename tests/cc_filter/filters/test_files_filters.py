@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cc_filter.filters import find, grep, ls, read, tree
+from cc_filter.filters.files import find, grep, ls, read, tree
 
 
 def run(cls, argv, text, exit_code=0):
@@ -19,12 +19,11 @@ def run(cls, argv, text, exit_code=0):
 
 
 def test_filter_modules_import_nothing_heavy():
-    code = ("import sys\nimport cc_filter.filters.ls, cc_filter.filters.find, cc_filter.filters.tree,"
-            " cc_filter.filters.grep, cc_filter.filters.read, cc_filter.filters.git_status,"
-            " cc_filter.filters.git_diff, cc_filter.filters.git_log, cc_filter.filters.git_show,"
-            " cc_filter.filters.git_push, cc_filter.filters.git_pull, cc_filter.filters.git_commit,"
-            " cc_filter.filters.git_stash, cc_filter.filters.git_branch, cc_filter.filters.git_add,"
-            " cc_filter.filters.git_fetch\n"
+    modules = ["files.ls", "files.find", "files.tree", "files.grep", "files.read",
+               "git.git_status", "git.git_diff", "git.git_log", "git.git_show", "git.git_push",
+               "git.git_pull", "git.git_commit", "git.git_stash", "git.git_branch",
+               "git.git_add", "git.git_fetch"]
+    code = ("import sys\nimport " + ", ".join(f"cc_filter.filters.{m}" for m in modules) + "\n"
             "print(sorted(m for m in ('re', 'subprocess', 'json', 'pathlib', 'tomllib', 'shlex',"
             " 'dataclasses', 'typing', 'sqlite3') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,

@@ -4,7 +4,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.gcc import Gcc
+from cc_filter.filters.c.gcc import Gcc
 
 GCC = """\
 src/stats.c: In function ‘average’:

@@ -1,5 +1,5 @@
 """The go-build filter (lines from go1.19 runs)."""
-from cc_filter.filters.go_build import GoBuild
+from cc_filter.filters.go.go_build import GoBuild
 
 
 def test_go_build_verbose_package_list_is_counted():

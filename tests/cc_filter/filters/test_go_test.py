@@ -1,5 +1,5 @@
 """The go-test filter (lines from go1.19 runs)."""
-from cc_filter.filters.go_test import GoTest
+from cc_filter.filters.go.go_test import GoTest
 
 VERBOSE = """\
 === RUN   TestRound

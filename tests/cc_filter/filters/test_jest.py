@@ -4,7 +4,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.jest import Jest
+from cc_filter.filters.js.jest import Jest
 
 JEST = """\
 PASS test/apples.test.js

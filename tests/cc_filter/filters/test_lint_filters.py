@@ -3,12 +3,12 @@ import pytest
 
 from cc_filter.filters._lint_report import Findings
 from cc_filter.filters._paths import paths_by_directory
-from cc_filter.filters.black import Black
-from cc_filter.filters.eslint import Eslint, parse_stylish
-from cc_filter.filters.prettier import Prettier
-from cc_filter.filters.ruff import Ruff
-from cc_filter.filters.shellcheck import Shellcheck, char_column, parse_caret
-from cc_filter.filters.yamllint import Yamllint, parse_finding
+from cc_filter.filters.python.black import Black
+from cc_filter.filters.js.eslint import Eslint, parse_stylish
+from cc_filter.filters.js.prettier import Prettier
+from cc_filter.filters.python.ruff import Ruff
+from cc_filter.filters.lint.shellcheck import Shellcheck, char_column, parse_caret
+from cc_filter.filters.lint.yamllint import Yamllint, parse_finding
 
 
 def run(cls, argv, text, exit_code=1):

@@ -1,5 +1,5 @@
 """The make filter (GNU Make 4.3 with gcc 12.2 recipes)."""
-from cc_filter.filters.make import Make
+from cc_filter.filters.c.make import Make
 
 
 def test_make_drops_commands_and_directories_and_keeps_recipe_output_on_failure():
@@ -33,7 +33,7 @@ def test_make_counts_compile_commands_and_keeps_diagnostics():
 def test_a_long_successful_build_shows_its_real_last_lines():
     """Past the 200-line cap a success still ends with the recipes' last 10 lines, not the
     10 lines before the cap."""
-    from cc_filter.filters.make import Make
+    from cc_filter.filters.c.make import Make
 
     lines = [f"step {i}" for i in range(1, 451)]
     out = list(Make(["make"]).run(lines, 0))

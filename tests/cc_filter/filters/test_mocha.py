@@ -4,7 +4,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.mocha import Mocha
+from cc_filter.filters.js.mocha import Mocha
 
 MOCHA = """\
   apples

@@ -1,5 +1,5 @@
 """The mypy filter (lines from real mypy 2.4 runs)."""
-from cc_filter.filters.mypy import Mypy
+from cc_filter.filters.python.mypy import Mypy
 
 
 def run(argv, text, exit_code=1):

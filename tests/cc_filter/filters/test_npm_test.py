@@ -5,7 +5,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.npm_test import NpmTest
+from cc_filter.filters.js.npm_test import NpmTest
 
 
 def test_npm_test_routes_to_the_runner_named_by_package_json(tmp_path, monkeypatch):

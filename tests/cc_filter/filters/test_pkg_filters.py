@@ -1,11 +1,11 @@
 """pip install/show, npm install/ls/outdated, cargo install (lines from pip 26.3 and 23.2,
 npm 11.19, cargo 1.95)."""
-from cc_filter.filters.cargo_install import CargoInstall
-from cc_filter.filters.npm_install import NpmInstall
-from cc_filter.filters.npm_ls import NpmLs
-from cc_filter.filters.npm_outdated import NpmOutdated
-from cc_filter.filters.pip_install import PipInstall
-from cc_filter.filters.pip_show import PipShow
+from cc_filter.filters.rust.cargo_install import CargoInstall
+from cc_filter.filters.js.npm_install import NpmInstall
+from cc_filter.filters.js.npm_ls import NpmLs
+from cc_filter.filters.js.npm_outdated import NpmOutdated
+from cc_filter.filters.python.pip_install import PipInstall
+from cc_filter.filters.python.pip_show import PipShow
 
 
 def run(cls, argv, text, exit_code=0):

@@ -1,5 +1,5 @@
 """The pyright filter (lines from real pyright 1.1.414 runs; continuation lines carry NBSPs)."""
-from cc_filter.filters.pyright import Pyright
+from cc_filter.filters.python.pyright import Pyright
 
 RUN = (
     "/tmp/typed/inventory/report.py\n"

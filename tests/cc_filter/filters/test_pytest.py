@@ -2,7 +2,7 @@
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.pytest import Pytest
+from cc_filter.filters.python.pytest import Pytest
 
 FAILURE_RUN = """\
 ============================= test session starts ==============================

@@ -7,9 +7,11 @@ import sys
 
 import pytest
 
-from cc_filter.filters import _js_test, git_fetch, git_push, mocha, read, vitest
-from cc_filter.filters._git_text import HintBlock
-from cc_filter.filters._rustc import machine_format
+from cc_filter.filters.files import read
+from cc_filter.filters.git import git_fetch, git_push
+from cc_filter.filters.js import _js_test, mocha, vitest
+from cc_filter.filters.git._git_text import HintBlock
+from cc_filter.filters.rust._rustc import machine_format
 from cc_filter.lines import CappedLines, LazyPattern, TrimmedLineFilter
 
 

@@ -2,12 +2,12 @@
 curl 7.88.1, Terraform 1.11.4)."""
 import pytest
 
-from cc_filter.filters.curl import Curl, meter_end
-from cc_filter.filters.df import Df
-from cc_filter.filters.diff import Diff
-from cc_filter.filters.du import Du, size_of
-from cc_filter.filters.ps import Ps
-from cc_filter.filters.terraform import Terraform
+from cc_filter.filters.system.curl import Curl, meter_end
+from cc_filter.filters.system.df import Df
+from cc_filter.filters.files.diff import Diff
+from cc_filter.filters.system.du import Du, size_of
+from cc_filter.filters.system.ps import Ps
+from cc_filter.filters.infra.terraform import Terraform
 
 
 def run(cls, argv, text, exit_code=0):

@@ -4,7 +4,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.tsc import Tsc
+from cc_filter.filters.js.tsc import Tsc
 
 
 def test_tsc_pretty_becomes_one_line_per_diagnostic():

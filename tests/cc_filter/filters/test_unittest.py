@@ -4,7 +4,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.unittest import Unittest
+from cc_filter.filters.python.unittest import Unittest
 
 RUN = """\
 .E.F

@@ -4,7 +4,7 @@ import shlex
 import pytest
 
 from cc_filter import catalogue, keys
-from cc_filter.filters.vitest import Vitest
+from cc_filter.filters.js.vitest import Vitest
 
 VITEST = """\
 

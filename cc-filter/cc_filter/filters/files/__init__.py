@@ -1,0 +1,1 @@
+"""files filters (one file per filter; `_`-files are their shared helpers)."""

@@ -1,0 +1,1 @@
+"""git filters (one file per filter; `_`-files are their shared helpers)."""

@@ -1,0 +1,153 @@
+"""jest: failing suites and tests with their assertion messages and locations, then the summary.
+
+Keeps: `FAIL path` lines, every `● suite › test` block (matcher line, Expected / Received,
+diffs, thrown errors, the failing source line with its location `test/x.test.js:6:26: code` —
+the code frame's `>` line joined with the first project stack frame when they point at the same
+line — and the next project frame), `● Test suite failed to run` blocks, console output of
+failing suites (capped), skipped / todo tests of --verbose (capped), the `Test Suites:` /
+`Tests:` / `Snapshots:` (unless `0 total`) / `Time:` lines verbatim, and unrecognised lines (`No
+tests found`, coverage tables).
+Drops: `PASS path` lines, the generic matcher signature line (`expect(received).toBe(expected)
+// Object.is equality`: the source line shows the call), `✓` / `✕` test lines and describe
+headings of --verbose (the `●` blocks name every failing test), code-frame context lines and `^`
+markers, stack frames inside node_modules / node:internal, console output of passing suites,
+`Ran all test suites.`
+Passes everything through for `--json`, `--listTests`, `--showConfig`, `--help`, `--version`.
+Injects nothing. Tested with jest 30.5.2 (default and --verbose, assertion failures, a syntax
+error in a test file, no tests found); the layout is the same in jest 27-29.
+"""
+from cc_filter.filters.js._js_test import JsTestReport
+
+_PASSTHROUGH = frozenset(("--json", "--listTests", "--showConfig", "--help", "-h", "--version",
+                          "-v"))
+_FRAMES = 2
+_CONSOLE_LIMIT = 10
+_NOTABLE_LIMIT = 10
+
+
+def _code_frame(stripped: str) -> bool:
+    """`4 |   code`, `> 6 |   code`, `|   ^`: jest's code frame around the failing line."""
+    if stripped.startswith("|"):
+        return True
+    head = stripped.split("|", 1)[0].strip()
+    return "|" in stripped and (
+        head.isdigit() or (head.startswith(">") and head[1:].strip().isdigit()))
+
+
+def _library_frame(stripped: str) -> bool:
+    return "node_modules/" in stripped or "node:internal" in stripped or "(<anonymous>)" in stripped
+
+
+class Jest(JsTestReport):
+    name = "jest"
+    match_command = r"^jest(\s|$)"
+    description = "jest: failing tests with assertion messages and locations, summary lines"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = any(a in _PASSTHROUGH or a.startswith("--json") for a in argv)
+        self.suite_failed = False  # the current file printed FAIL
+        self.in_block = False
+        self.frames = 0
+        self.console = 0
+        self.in_console = False
+        self.notable = 0
+        self.pending_code: tuple[str, str] | None = None  # the `> 6 | code` line of a block
+        self.in_listing = False  # between `PASS/FAIL file` and the file's first `●` block
+
+    def feed_trimmed(self, line: str, stripped: str):
+        if self.in_block and not line.startswith(" "):
+            yield from self._flush_code()
+        if line.startswith(("PASS ", "FAIL ")):
+            yield from self._flush_code()
+            self.suite_failed = line.startswith("FAIL")
+            self.in_block = self.in_console = False
+            self.in_listing = True
+            if self.suite_failed:
+                yield line
+            return
+        if line.startswith(("Test Suites:", "Tests:", "Snapshots:", "Time:")):
+            yield from self._flush_code()
+            self.in_block = self.in_console = self.in_listing = False
+            if not (line.startswith("Snapshots:") and stripped.endswith(" 0 total")):
+                yield line
+            return
+        if line.startswith("Ran all test suites"):
+            return
+        if stripped.startswith("● "):
+            yield from self._flush_code()
+            self.in_block, self.in_console, self.in_listing = True, False, False
+            self.block_lines = self.frames = 0
+            yield stripped
+            return
+        if stripped.startswith("console.") and " " not in stripped:
+            self.in_block, self.in_console = False, True
+            self.console = 0
+            if self.suite_failed:
+                yield line.rstrip()
+            return
+        if self.in_console:
+            if self.suite_failed and self.console < _CONSOLE_LIMIT and not stripped.startswith(
+                    "at "):
+                self.console += 1
+                yield line
+            return
+        if self.in_block:
+            yield from self._block_line(line, stripped)
+            return
+        if stripped[0] in "✓√":
+            return
+        if stripped[0] in "✕×":
+            return
+        if stripped[0] in "○✎":
+            if self.notable < _NOTABLE_LIMIT:
+                self.notable += 1
+                yield stripped
+            else:
+                self.dropped += 1
+            return
+        if self.in_listing and line.startswith("  ") and self._describe_heading(stripped):
+            return  # a describe heading of --verbose output
+        yield line
+
+    @staticmethod
+    def _describe_heading(stripped: str) -> bool:
+        return not any(c in stripped for c in ":|()") and len(stripped) < 120
+
+    def _block_line(self, line: str, stripped: str):
+        if _code_frame(stripped):
+            if stripped.startswith(">"):
+                number, _, code = stripped[1:].partition("|")
+                self.pending_code = (number.strip(), code.strip())
+            return
+        if stripped.startswith("at "):
+            if _library_frame(stripped) or self.frames >= _FRAMES:
+                return
+            self.frames += 1
+            location = stripped.rsplit("(", 1)[-1].rstrip(")") if stripped.endswith(")") \
+                else stripped[3:]
+            pending, self.pending_code = self.pending_code, None
+            if pending is not None:
+                number, code = pending
+                if location.split(":")[-2:-1] == [number]:
+                    # the frame and the code frame point at the same line: `path:6:26: code`
+                    yield from self.block_line(f"{location}: {code}")
+                    return
+                yield from self.block_line(f"> {number} | {code}")
+            yield from self.block_line(stripped)
+            return
+        if stripped.startswith("expect(received).") and (
+                "(expected)" in stripped or stripped.split(" //")[0].endswith("()")):
+            return  # the matcher's signature: the source line below shows the same call
+        yield from self._flush_code()
+        yield from self.block_line(line[4:] if line.startswith("    ") else line.strip())
+
+    def _flush_code(self):
+        if self.pending_code is not None:
+            number, code = self.pending_code
+            self.pending_code = None
+            yield from self.block_line(f"> {number} | {code}")
+
+    def finish(self, exit_code: int):
+        yield from self._flush_code()
+        yield from self.dropped_note()

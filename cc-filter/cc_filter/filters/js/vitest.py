@@ -1,0 +1,173 @@
+"""vitest: failing tests with their assertion, diff and location, then the summary lines.
+
+Keeps: each `FAIL  file > suite > test` block of the "Failed Tests" / "Failed Suites" sections
+(the error line, `- Expected / + Received` diffs — except a one-value diff or `Expected: /
+Received:` pair whose values the error line already states —, `Caused by:`, and each project
+stack frame joined with its source line: `test/a.test.ts:6:56: expect(total(x)).toBe(100)`), the
+`× test` / `→ message` lines of failing tests when no such section follows, skipped tests
+(capped), console output of failing tests (capped), `Test Files …` / `Tests …` / `Errors …`
+verbatim, unrecognised lines. Paths under the project folder named by the RUN banner are shown
+relative to it.
+Drops: the `RUN v3.2.7 /path` banner, `✓` lines of passing files and tests, the per-file
+`❯ file (4 tests | 4 failed)` lines, code-frame context lines and `^` markers, frames inside
+node_modules, `⎯⎯⎯` rulers, `Start at` and `Duration`, chai's `// Object.is equality` note.
+Passes everything through for json / junit / tap reporters, `vitest list`, `--help`,
+`--version`. Injects nothing. Tested with vitest 3.2.7 on vite 7 and Node 20 (default and
+--reporter=verbose, assertion failures, an import error in a test file).
+"""
+from cc_filter.filters.js._js_test import JsTestReport, reporters
+
+_MACHINE_REPORTERS = ("json", "junit", "tap", "tap-flat", "hanging-process", "html", "blob")
+_NOTABLE_LIMIT = 10
+_PENDING_LIMIT = 200
+
+
+def _machine_output(argv: list[str]) -> bool:
+    return any(r in _MACHINE_REPORTERS for r in reporters(argv)) or any(
+        a in ("--help", "-h", "--version", "-v", "list") or a.startswith("--outputFile")
+        for a in argv)
+
+
+def _frame_line(stripped: str):
+    """`6|     code` → ("6", "code"); `|    ^` → ("", ""); else None."""
+    number, bar, code = stripped.partition("|")
+    if not bar or (number and not number.isdigit()):
+        return None
+    return number, code
+
+
+class Vitest(JsTestReport):
+    name = "vitest"
+    match_command = r"^vitest(\s|$)"
+    description = "vitest: failing tests with assertion, diff and location, summary lines"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = _machine_output(argv)
+        self.in_details = False
+        self.failing: list[tuple[str, str]] = []  # (test name, its `× …` / `→ …` line)
+        self.reported: set[str] = set()  # names that got a FAIL block
+        self.current_file = ""
+        self.location: tuple[str, str] | None = None  # (`path:6:56`, "6") waiting for its line
+        self.notable = 0
+        self.diff: list[str] = []
+        self.root = ""  # the project folder the RUN banner names: paths under it made relative
+        self.message = ""  # the last `AssertionError: …` line, which diffs may only repeat
+
+    def feed_trimmed(self, line: str, stripped: str):
+        if stripped.startswith("⎯"):
+            yield from self._flush_location()
+            self.in_details = self.in_details or "Failed" in stripped or "Unhandled" in stripped \
+                or "Errors" in stripped
+            return
+        if stripped.startswith(("Test Files ", "Tests ", "Errors ", "Type Errors ")):
+            yield from self._flush_location()
+            self.in_details = False
+            yield stripped
+            return
+        if stripped.startswith(("Duration ", "Start at ")):
+            return
+        if stripped.startswith(("RUN  v", "RUN v")):
+            root = stripped.split(" ", 3)[-1].strip() if stripped.count(" ") >= 2 else ""
+            if root.startswith("/"):
+                self.root = root.rstrip("/") + "/"
+            return
+        if self.in_details:
+            yield from self._detail(line, stripped)
+            return
+        yield from self._listing(line, stripped)
+
+    def _listing(self, line: str, stripped: str):
+        mark = stripped[0]
+        if mark in "✓√":
+            return
+        if mark == "❯" and stripped.endswith(("ms", "s")) and "(" in stripped:
+            self.current_file = stripped[1:].split(" (", 1)[0].strip()
+            return
+        if mark in "×✗":
+            name = stripped[1:].strip()
+            if name.rsplit(" ", 1)[-1].rstrip("ms").replace(".", "").isdigit():
+                name = name.rsplit(" ", 1)[0]
+            key = name if " > " in name and name.split(" > ", 1)[0].endswith(
+                (".ts", ".js", ".tsx", ".jsx", ".mts", ".mjs", ".cts", ".cjs")) else \
+                f"{self.current_file} > {name}"
+            if len(self.failing) < _PENDING_LIMIT:
+                self.failing.append((key, stripped))
+            return
+        if mark == "→":
+            if self.failing and len(self.failing) < _PENDING_LIMIT:
+                self.failing.append((self.failing[-1][0], "  " + stripped))
+            return
+        if mark in "↓" or stripped.startswith("stdout |") or stripped.startswith("stderr |"):
+            if self.notable < _NOTABLE_LIMIT:
+                self.notable += 1
+                yield stripped
+            return
+        yield line
+
+    def _detail(self, line: str, stripped: str):
+        if stripped.startswith("FAIL "):
+            yield from self._flush_location()
+            self.block_lines = 0
+            name = " ".join(stripped[5:].split())
+            self.reported.add(name)
+            yield f"FAIL {name}"
+            return
+        frame = _frame_line(stripped) if "|" in stripped[:8] else None
+        if frame is not None:
+            number, code = frame
+            if self.location is not None and number == self.location[1]:
+                location, self.location = self.location[0], None
+                yield from self.block_line(f"{location}: {code.strip()}")
+            return
+        if stripped.startswith("❯ "):
+            yield from self._flush_location()
+            words = stripped[2:].split()
+            where = words[-1]
+            if "node_modules/" in where or where.startswith("node:"):
+                return
+            parts = where.rsplit(":", 2)
+            if len(parts) == 3 and parts[1].isdigit():
+                prefix = " ".join(words[:-1])
+                self.location = (f"{prefix} {where}".strip() if prefix else where, parts[1])
+                return
+            yield from self.block_line(stripped)
+            return
+        if line.startswith(("- ", "+ ", "  ")) or line in ("-", "+"):
+            self.diff.append(line)  # held: a one-value diff only repeats the error message
+            return
+        yield from self._flush_location()
+        if line.startswith(("Expected: ", "Received: ")) and self._in_message(line[10:]):
+            return
+        if "Error" in line.split(":", 1)[0]:
+            line = line.removesuffix(" // Object.is equality")  # chai's note on toBe
+            self.message = line
+        if self.root and self.root in line:
+            line = line.replace(self.root, "")
+        yield from self.block_line(line)
+
+    def _in_message(self, value: str) -> bool:
+        value = value.strip()
+        return bool(value) and (value in self.message or value.strip('"') in self.message)
+
+    def _flush_diff(self):
+        diff, self.diff = self.diff, []
+        body = [d for d in diff if d not in ("- Expected", "+ Received")]
+        if len(body) == 2 and body[0].startswith("- ") and body[1].startswith("+ ") and all(
+                self._in_message(d[2:]) for d in body):
+            return
+        for line in diff:
+            yield from self.block_line(line)
+
+    def _flush_location(self):
+        yield from self._flush_diff()
+        if self.location is not None:
+            location, self.location = self.location[0], None
+            yield from self.block_line(location)
+
+    def finish(self, exit_code: int):
+        yield from self._flush_location()
+        for name, line in self.failing:
+            if name not in self.reported:
+                yield line
+        yield from self.dropped_note()

@@ -1,0 +1,1 @@
+"""rust filters (one file per filter; `_`-files are their shared helpers)."""

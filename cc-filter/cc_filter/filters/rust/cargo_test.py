@@ -1,0 +1,192 @@
+"""cargo test: every failing test with its panic message, compile errors, and the result lines.
+
+Keeps: each `---- name stdout ----` failure section (the panic location `panicked at
+src/lib.rs:10:9:`, the message, `left:` / `right:` values, captured output, capped at 40
+lines), `test … FAILED` names that had no section (a crashed test binary), ignored tests
+(capped), every FAILED suite's `test result: …` line verbatim, passing suites' result lines
+with equal counts folded into one `test result: ok. 1 passed; … (×12 suites)` (timings
+dropped), `error: test failed, to rerun pass …` and the `N targets failed:`
+list, and compile errors / warnings exactly as the cargo-build filter shows them.
+Drops: compile progress, `Running …` / `Doc-tests …` headers, `running N tests`, `test … ok`
+lines and quiet-mode dots, the repeated `failures:` name list, empty suites' `test result: ok.
+0 passed; 0 failed; 0 ignored …`, "note: run with `RUST_BACKTRACE=1`", thread ids, the build's
+`Finished …` line once tests ran. A section whose first line is the test's own panic becomes
+one line: `---- tests::x panicked at src/lib.rs:10:9:`.
+Passes everything through for `--message-format=json`, `-- --format json|junit|terse` and
+`-- --list`. Injects nothing. cargo-nextest could not be installed here (its registry is not
+reachable), so `cargo nextest` is not matched. Tested with cargo / rustc 1.95.0 (default
+and -q output, workspace runs with --no-fail-fast).
+"""
+from cc_filter.filter import Filter
+from cc_filter.filters.rust._rustc import RustDiagnostics, machine_format
+from cc_filter.lines import strip_ansi
+
+_SECTION_LIMIT = 40
+_IGNORED_LIMIT = 10
+_OTHER_LIMIT = 50
+
+
+def _empty_result(line: str) -> bool:
+    return " 0 passed; 0 failed; 0 ignored;" in line
+
+
+def _results(results: list[str]):
+    """FAILED suites verbatim, in order; passing suites with the same counts as one line
+    `test result: ok. 1 passed; 0 failed; … (×12 suites)` (their timings dropped)."""
+    ok: dict[str, int] = {}
+    for line in results:
+        if line.startswith("test result: ok."):
+            counts = line.split("; finished in ", 1)[0]
+            ok[counts] = ok.get(counts, 0) + 1
+        else:
+            yield line
+    if len(ok) == 1 and sum(ok.values()) == 1:
+        yield next(line for line in results if line.startswith("test result: ok."))
+        return
+    for counts, n in ok.items():
+        yield counts if n == 1 else f"{counts} (×{n} suites)"
+
+
+def _strip_thread_id(line: str) -> str:
+    # thread 'tests::x' (21492) panicked at … → thread 'tests::x' panicked at …
+    if line.startswith("thread '") and "' (" in line:
+        head, _, rest = line.partition("' (")
+        number, _, tail = rest.partition(") ")
+        if number.isdigit():
+            return f"{head}' {tail}"
+    return line
+
+
+class CargoTest(Filter):
+    name = "cargo-test"
+    match_command = r"^cargo (test|t)(\s|$)"
+    description = "cargo test: failing tests with panic messages, compile errors, result lines"
+
+    def __init__(self, argv: list[str]):
+        super().__init__(argv)
+        self.passthrough = machine_format(argv)
+        self.diagnostics = RustDiagnostics()
+        self.state = "build"
+        self.section_lines = 0
+        self.section_dropped = 0
+        self.pending_header: str | None = None
+        self.sections: set[str] = set()
+        self.failed: list[str] = []
+        self.ignored = 0
+        self.ignored_dropped = 0
+        self.results: list[str] = []
+        self.other = 0
+        self.other_dropped = 0
+
+    def feed(self, line: str):
+        line = strip_ansi(line).rstrip()
+        if self.passthrough:
+            yield line
+            return
+        stripped = line.strip()
+        if self.state == "section":
+            if line.startswith("---- ") and line.endswith(" ----"):
+                yield from self._start_section(line)
+                return
+            if line == "failures:" or line.startswith("test result: "):
+                yield from self._end_section()
+                self.state = "names" if line == "failures:" else "tests"
+                if line.startswith("test result: "):
+                    self._result(line)
+                return
+            if not stripped or stripped.startswith("note: run with `RUST_BACKTRACE=1`"):
+                return
+            if self.pending_header is not None:
+                header, self.pending_header = self.pending_header, None
+                name = header[5:-5].removesuffix(" stdout").removesuffix(" stderr")
+                line = _strip_thread_id(line)
+                prefix = f"thread '{name}' panicked at "
+                if line.startswith(prefix):
+                    # the section names the test, the panic line names it again: one line
+                    yield f"---- {name} panicked at {line[len(prefix):]}"
+                    return
+                yield header
+            if self.section_lines < _SECTION_LIMIT:
+                self.section_lines += 1
+                yield _strip_thread_id(line)
+            else:
+                self.section_dropped += 1
+            return
+        if self.state == "names":
+            if line.startswith("    "):
+                name = stripped
+                if name not in self.sections and name not in self.failed:
+                    self.failed.append(name)
+                return
+            if not stripped:
+                return
+            self.state = "tests"
+        if line.startswith("test result: "):
+            self._result(line)
+            return
+        if line == "failures:":
+            self.state = "section"
+            return
+        if line.startswith("test ") and " ... " in line:
+            name, _, outcome = line[5:].partition(" ... ")
+            name = name.removesuffix(" - should panic")
+            if outcome.startswith("FAILED"):
+                self.failed.append(name)
+            elif outcome.startswith("ignored"):
+                if self.ignored < _IGNORED_LIMIT:
+                    self.ignored += 1
+                    yield line
+                else:
+                    self.ignored_dropped += 1
+            return
+        if line.endswith(" --- FAILED") and " " not in line[:-11]:
+            self.failed.append(line[:-11])  # -q: `tests::x --- FAILED`
+            return
+        if stripped.startswith(("Running ", "Doc-tests ")) or line.startswith(
+                ("running ", "all doctests ran in ")):
+            return
+        if stripped and not stripped.strip(".iF") or (
+                stripped[:1] in ".iF" and stripped.split(" ")[-1].count("/") == 1
+                and not stripped.split(" ")[0].strip(".iF")):
+            return  # -q progress: `........ 12/26`
+        if self.diagnostics.feed(line):
+            yield from self.diagnostics.drain()
+            return
+        if not stripped:
+            return
+        if self.other < _OTHER_LIMIT:
+            self.other += 1
+            yield line  # --nocapture output, `error: N targets failed:` list, …
+        else:
+            self.other_dropped += 1
+
+    def _start_section(self, line: str):
+        yield from self._end_section()
+        name = line[5:-5].removesuffix(" stdout").removesuffix(" stderr")
+        self.sections.add(name)
+        self.pending_header = line
+
+    def _end_section(self):
+        if self.pending_header is not None:
+            yield self.pending_header
+            self.pending_header = None
+        if self.section_dropped:
+            yield f"… ({self.section_dropped} more lines of this failure omitted)"
+        self.section_lines = self.section_dropped = 0
+
+    def _result(self, line: str) -> None:
+        self.results.append(line)
+
+    def finish(self, exit_code: int):
+        yield from self._end_section()
+        for name in self.failed:
+            if name not in self.sections:
+                yield f"test {name} ... FAILED"
+        if self.ignored_dropped:
+            yield f"… ({self.ignored_dropped} more ignored tests)"
+        yield from _results([r for r in self.results if not _empty_result(r)] or self.results[-1:])
+        for line in self.diagnostics.finish():
+            if not (self.results and line.startswith("Finished ")):
+                yield line
+        if self.other_dropped:
+            yield f"… ({self.other_dropped} more output lines omitted)"
