@@ -132,3 +132,31 @@ def test_a_config_that_is_not_toml_is_left_alone_with_instructions(codex_home):
     code, text = run(install.init, ["codex"], "global", False)
     assert code == 1 and "is not valid TOML" in text and "trusted_hash" in text
     assert config.read_text() == "model = \n"
+
+
+def test_a_project_install_needs_a_trusted_project(codex_home, fake_home):
+    """Measured: Codex loads `<project>/.codex/hooks.json` only in a trusted project (and with
+    the hook's trusted_hash in $CODEX_HOME/config.toml, keyed by that hooks.json)."""
+    project = fake_home[2]
+    assert run(install.init, ["codex"], "project", False)[0] == 0
+    config = codex_home / ".codex" / "config.toml"
+    key = next(k for k in trust_of(config.read_text()) if k.startswith(str(project)))
+    assert key == f"{project}/.codex/hooks.json:pre_tool_use:0:0"
+    code, text = run(verify.verify)
+    assert code == 1 and "only in a trusted project" in text
+    config.write_text(config.read_text() + f'\n[projects."{project}"]\ntrust_level = "trusted"\n')
+    assert run(verify.verify)[0] == 0
+
+
+def test_global_and_project_installs_keep_their_own_trust(codex_home, fake_home):
+    project = fake_home[2]
+    run(install.init, ["codex"], "global", False)
+    run(install.init, ["codex"], "project", False)
+    config = codex_home / ".codex" / "config.toml"
+    assert len([k for k in trust_of(config.read_text()) if "/elsewhere/" not in k]) == 2
+    run(install.uninstall, ["codex"], "project", False)
+    keys = list(trust_of(config.read_text()))
+    assert keys == ["/elsewhere/hooks.json:pre_tool_use:0:0",
+                    f"{codex_home}/.codex/hooks.json:pre_tool_use:1:0"]
+    assert str(project) not in config.read_text()
+    assert run(verify.verify)[0] == 0

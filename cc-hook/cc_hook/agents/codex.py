@@ -56,5 +56,6 @@ def artifacts(scope: str, root: str, ctx) -> list:
         {"matcher": "Bash", "hooks": [{"type": "command", "command": ctx.hook_command,
                                        "timeout": HOOK_TIMEOUT}]},
         nested=True, description=f"hooks.{EVENT} (matcher Bash, timeout {HOOK_TIMEOUT} s)")
-    trust = HookTrust(os.path.join(codex_home(ctx), "config.toml"), registration)
+    trust = HookTrust(os.path.join(codex_home(ctx), "config.toml"), registration,
+                      project=None if scope == "global" else root)
     return [registration, trust]

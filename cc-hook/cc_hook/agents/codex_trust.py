@@ -7,6 +7,7 @@ Codex 0.171 runs a hook only when this entry holds the SHA-256 of the compact, k
 """
 import hashlib
 import json
+import os
 import tomllib
 
 from .codex import EVENT
@@ -23,9 +24,12 @@ class HookTrust(Artifact):
     backup = True
     MARK = "# contextcrawler: Codex runs its hook only when trusted (cc-hook uninstall removes this)"
 
-    def __init__(self, path: str, registration):
+    def __init__(self, path: str, registration, project: str | None = None):
         super().__init__(path, "hook trust (hooks.state trusted_hash)")
         self.registration = registration
+        #: For a project install: Codex loads `<project>/.codex/hooks.json` only when the
+        #: project is trusted (`[projects."<dir>"] trust_level = "trusted"`), the user's call.
+        self.project = project
 
     # -- what Codex expects
     def expected(self, hooks_text: str | None):
@@ -88,10 +92,33 @@ class HookTrust(Artifact):
         if entry.get("trusted_hash") != digest:
             return (f"Codex will not run the hook: its trusted_hash in {self.path} does not "
                     "match the registered hook (run `cc-hook init --agent codex` again)")
+        if self.project is not None and not self._project_trusted(self._parse(current)):
+            return (f"Codex will not run the hook: it reads {self.project}/.codex/ only in a "
+                    f"trusted project (trust it in Codex, or install with --global)")
         return None
 
+    def _project_trusted(self, data: dict) -> bool:
+
+        projects = data.get("projects")
+        if not isinstance(projects, dict):
+            return False
+        here = os.path.abspath(self.project)
+        while True:
+            entry = projects.get(here)
+            if isinstance(entry, dict) and entry.get("trust_level") == "trusted":
+                return True
+            parent = os.path.dirname(here)
+            if parent == here:
+                return False
+            here = parent
+
     def present(self, current):
-        return self.problem(current) is None
+        """Our entry is there with the right hash (the project's trust is the user's)."""
+        saved, self.project = self.project, None
+        try:
+            return self.problem(current) is None
+        finally:
+            self.project = saved
 
     def registered(self, current):
         return self.present(current)
@@ -126,14 +153,15 @@ class HookTrust(Artifact):
         if current is None:
             return None
         lines = current.splitlines(keepends=True)
+        # only the block of this hooks.json: a global and a project install each have one
+        ours = "[hooks.state." + json.dumps(self.registration.path + ":pre_tool_use:")[:-1]
         out, i = [], 0
         while i < len(lines):
-            if lines[i].rstrip("\r\n") == self.MARK:
-                j = i + 1
-                if j < len(lines) and lines[j].lstrip().startswith("[hooks.state."):
+            nxt = lines[i + 1].lstrip() if i + 1 < len(lines) else ""
+            if lines[i].rstrip("\r\n") == self.MARK and nxt.startswith(ours):
+                j = i + 2
+                while j < len(lines) and not lines[j].lstrip().startswith(("[", "#")):
                     j += 1
-                    while j < len(lines) and not lines[j].lstrip().startswith("["):
-                        j += 1
                 if out and not out[-1].strip():  # the blank line add() put before the block
                     out.pop()
                 i = j
