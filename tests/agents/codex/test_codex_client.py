@@ -63,6 +63,7 @@ SCENARIOS = [
      PROMPT, False),
     ("push, user allow (leaves the sandbox)", PUSH, {"user_rules": ALLOW_PUSH}, (), RAN, True),
     ("push, full access", PUSH, {}, ("-s", "danger-full-access"), RAN, True),
+    ("rm -rf, Codex's own guard", "mkdir -p build && rm -rf build", {}, (), REFUSED, None),
     ("status, Claude settings deny (Codex ignores them)", "git status",
      {"claude": CLAUDE_DENY}, (), RAN, None),
 ]
