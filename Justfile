@@ -57,7 +57,7 @@ fixture-tools:
     test -x "$tools/py/bin/python" || python3 -m venv "$tools/py"
     "$tools/py/bin/python" -m pip install -q --upgrade pip
     "$tools/py/bin/python" -m pip install -q pytest==9.2.0 mypy==2.4.1 pyright==1.1.414 \
-        ruff==0.17.6 black==26.10.1 yamllint==1.38.0 uv==0.13.9
+        ruff==0.17.6 black==26.10.1 yamllint==1.38.0 uv==0.13.9 freezegun==1.5.5
     "$tools/py/bin/pyright" --version  # fetches pyright's npm package now, not during a capture
     mkdir -p "$tools/node" "$tools/ts5"
     npm install --prefix "$tools/node" --no-fund --no-audit --loglevel=error jest@30.5.2 \

@@ -8,6 +8,7 @@ Usage:
   cc-filter test [<name>] [--require-all] [--fixtures=DIR]
   cc-filter trust [<path>]
   cc-filter untrust <path>
+  cc-filter raw [<file>]
   cc-filter <name> [--exit-code=N]
   cc-filter -h | --help
   cc-filter --version
@@ -23,6 +24,8 @@ Commands:
   trust      Show a project filter file and its risky rules, then record its SHA-256
              (without <path>: every file of the nearest .ctxcrl/filters/).
   untrust    Forget a project filter file's recorded SHA-256.
+  raw        Print the raw output of the last filtered run that showed less than the
+             command printed (or the kept file <file>, as a [full output: …] line names it).
 
 Options:
   --filter=NAME   Use this filter instead of the catalogue's choice.
@@ -38,14 +41,14 @@ Options:
 Everything after `run`'s own options is the command, options included
 (`cc-filter run git log -n 5`). Exit codes: the command's (run, <name>); 127 command not
 found; 126 not executable; 128+N killed by signal N; 2 bad usage or unknown filter;
-1 `test`/`which` found a failure or no filter.
+1 `test`/`which` found a failure or no filter, `raw` found no kept output.
 """
 import sys
 
 from cc_peel.console import console
 
 VERSION = "0.1.0"
-_COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust")
+_COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust", "raw")
 
 
 def parse_run(argv: list[str]):
@@ -186,6 +189,8 @@ def _main_slow(argv: list[str]) -> int:
         return commands.trust(args["<path>"])
     if args["untrust"]:
         return commands.untrust(args["<path>"])
+    if args["raw"]:
+        return commands.raw(args["<file>"])
     code = _int_or_none(args["--exit-code"] or "0")
     if code is None:
         value = args["--exit-code"]

@@ -1,4 +1,4 @@
-"""The cold subcommands: list, which, show, test, trust, untrust.
+"""The cold subcommands: list, which, show, test, trust, untrust, raw.
 
 Each returns the exit code and prints to stdout (errors to stderr). These are not on the hot
 path, so they import freely (tabulate, tomllib, shlex).
@@ -207,3 +207,39 @@ def untrust(path: str) -> int:
         return 0
     _err(f"cc-filter: {os.path.abspath(path)} was not trusted")
     return 1
+
+
+def raw(name: str | None = None) -> int:
+    """Print a kept raw output: the last filtered run's (`tee/last.raw`), or the tee file
+    `name` (a path, or a file name in the tee directory, as a `[full output: …]` hint gives it)."""
+    from cc_filter import tee
+
+    policy = tee.TeePolicy.from_config()
+    if name is None:
+        path = tee.last_path(policy)
+    else:
+        path = os.path.expanduser(name)
+        if not os.path.isfile(path):
+            path = os.path.join(policy.dir(), os.path.basename(name))
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        if name is None:
+            _err("cc-filter: no raw output kept yet: no filtered run has dropped anything"
+                 + ("" if policy.enabled and policy.mode != "never" else
+                    " ([tee] is turned off in config.toml)"))
+        else:
+            _err(f"cc-filter: no kept output {name!r} (tee files: {home.short_path(policy.dir())})")
+        return 1
+    except OSError as exc:
+        _err(f"cc-filter: cannot read {home.short_path(path)}: {exc.strerror}")
+        return 1
+    with f:
+        out = sys.stdout.buffer
+        try:
+            while chunk := f.read(1 << 16):
+                out.write(chunk)
+            out.flush()
+        except BrokenPipeError:
+            return 141
+    return 0

@@ -393,15 +393,20 @@ class OutputGuard:
         return o
 
     def _tee(self, o: Outcome, exit_code: int) -> None:
+        """The tee file and its hint (rule 7), and `tee/last.raw` for every filtered answer:
+        the agent was shown less than the raw output, so `cc-filter raw` can give it back."""
         policy = self.tee_policy
-        if policy is not None and policy.wants(dropped=self.dropped, failed=exit_code != 0,
-                                               raw_size=len(self.raw), changed=True):
-            from cc_filter import tee
+        if policy is None:
+            return
+        from cc_filter import tee
 
+        if policy.wants(dropped=self.dropped, failed=exit_code != 0,
+                        raw_size=len(self.raw), changed=True):
             path = tee.write(self.raw, self.argv or [self.filter_name], policy)
             if path is not None:
                 o.tee_path = path
-                o._hint = tee.hint(path) + "\n"
+                o._hint = tee.hint(path, tee.cut_bytes(self.raw, policy)) + "\n"
+        tee.write_last(self.raw, policy, same_as=o.tee_path)
 
     def _failed(self) -> str:
         exc = self.error

@@ -6,7 +6,7 @@ matched on (program basename, git global options dropped, runners unwrapped: `uv
 
 Imports nothing heavy: runs on every `cc-filter run`.
 """
-from cc_peel.keys import key_of  # noqa: F401  (re-exported)
+from cc_peel.keys import key_of, normalise  # noqa: F401  (key_of re-exported)
 
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
 
@@ -20,6 +20,12 @@ def quote_join(argv: list[str]) -> str:
         else:
             out.append("'" + word.replace("'", "'\"'\"'") + "'")
     return " ".join(out)
+
+
+def quoted_key(argv: list[str]) -> str:
+    """The key as the spool records it for reports: its words quoted the way a shell would
+    read them back (`go test -run 'TestA|TestB' .`); `key_of` joins them bare for matching."""
+    return quote_join(normalise(argv))
 
 
 def command_label(key: str) -> str:

@@ -164,6 +164,8 @@ def track(*, argv, key, filter_name, mode, exit_code, raw_chars, output_chars, s
             return
         if tracking.get("store_arguments", True):
             command = keys.quote_join(argv)
+            if key == keys.key_of(argv):
+                key = keys.quoted_key(argv)  # reports print it: `-run 'TestA|TestB'`, not a pipe
         else:
             command = key = keys.command_label(key)
         record = spool.SpoolRecord.for_command(

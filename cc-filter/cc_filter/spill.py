@@ -86,60 +86,89 @@ class HeadTailBuffer:
     """The raw output of a long run once its filtered answer is streaming: only the first
     `keep // 2` bytes and at least the last `keep // 2` stay (all a tee file keeps: `[tee]
     max_file_size`), the middle is counted. Without it a 1 GB run would write 1 GB to a temp
-    file nobody reads again. The tail is a list of the chunks written (no copy per write)."""
+    file nobody reads again. Head and tail are `SpillBuffer`s (memory while small, then a
+    temp file), so a 16 MiB `max_file_size` costs no 16 MiB of memory: the tail is two
+    buffers of at most `keep // 2` bytes each, the older dropped when the newer fills up."""
 
-    __slots__ = ("_head", "_tail", "_tail_size", "_size", "_half")
+    __slots__ = ("_head", "_old", "_new", "_size", "_half")
 
     def __init__(self, source: SpillBuffer, keep: int):
         half = max(keep // 2, 1)
         size = len(source)
-        self._head = source.read_range(0, min(half, size))
-        tail_start = max(len(self._head), size - half)
-        self._tail = [source.read_range(tail_start, size - tail_start)]
-        self._tail_size = size - tail_start
-        self._size = size
         self._half = half
+        self._size = size
+        self._old = SpillBuffer()
+        self._new = SpillBuffer()
+        if size <= half:
+            self._head = source  # it keeps growing until it holds `half` bytes
+            return
+        self._head = SpillBuffer()
+        self._head.write(source.read_range(0, half))
+        tail_start = max(half, size - half)
+        for at in range(tail_start, size, _COPY_CHUNK):
+            self._new.write(source.read_range(at, min(_COPY_CHUNK, size - at)))
         source.close()
 
     def __len__(self) -> int:
         return self._size
 
     def write(self, data: bytes) -> None:
+        if not data:
+            return
+        head = self._head
+        if len(head) < self._half and self._size == len(head):
+            room = self._half - len(head)
+            head.write(data[:room])
+            self._size += min(room, len(data))
+            data = data[room:]
+            if not data:
+                return
         self._size += len(data)
-        tail = self._tail
-        tail.append(data)
-        self._tail_size += len(data)
-        while self._tail_size - len(tail[0]) >= self._half:
-            self._tail_size -= len(tail.pop(0))
-        if len(tail) > 64:  # many small reads (a slow child): one chunk again
-            data = b"".join(tail)[-self._half:]
-            self._tail = [data]
-            self._tail_size = len(data)
+        new = self._new
+        if len(new) + len(data) > self._half and len(new):
+            self._old.close()
+            self._old, self._new = new, SpillBuffer()
+            new = self._new
+        new.write(data)
+
+    def _tail_size(self) -> int:
+        return len(self._old) + len(self._new)
 
     def _complete(self) -> bool:
-        return len(self._head) + self._tail_size == self._size
+        return len(self._head) + self._tail_size() == self._size
 
     def chunks(self, size: int = _COPY_CHUNK):
         if not self._complete():
             raise ValueError("the middle of this output was not kept")
-        data = self._head + b"".join(self._tail)
-        for start in range(0, len(data), size):
-            yield data[start:start + size]
+        for buf in (self._head, self._old, self._new):
+            yield from buf.chunks(size)
 
     def read_range(self, start: int, length: int) -> bytes:
-        if start + length <= len(self._head):
-            return self._head[start:start + length]
-        tail_start = self._size - self._tail_size
-        if start >= tail_start:
-            return b"".join(self._tail)[start - tail_start:start - tail_start + length]
-        if self._complete():
-            return (self._head + b"".join(self._tail))[start:start + length]
-        raise ValueError("the middle of this output was not kept")
+        head = len(self._head)
+        if start + length <= head:
+            return self._head.read_range(start, length)
+        tail_start = self._size - self._tail_size()
+        if start < tail_start and not self._complete():
+            raise ValueError("the middle of this output was not kept")
+        out = []
+        if start < head:
+            out.append(self._head.read_range(start, head - start))
+            length -= head - start
+            start = head
+        at = start - tail_start  # offset into old + new
+        old = len(self._old)
+        if at < old and length > 0:
+            piece = self._old.read_range(at, min(length, old - at))
+            out.append(piece)
+            length -= len(piece)
+            at = old
+        if length > 0:
+            out.append(self._new.read_range(at - old, length))
+        return b"".join(out)
 
     def getvalue(self) -> bytes:
         return b"".join(self.chunks())
 
     def close(self) -> None:
-        self._head = b""
-        self._tail = []
-        self._tail_size = 0
+        for buf in (self._head, self._old, self._new):
+            buf.close()

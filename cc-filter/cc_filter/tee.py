@@ -4,8 +4,13 @@ A tee file is written when output was dropped (a cap or an omission marker) or w
 failed with more than `[tee] min_size` bytes of output (mode "failures", the default); mode
 "always" keeps every filtered run's raw output, "never" (or `enabled = false`) none. Files are
 0600 in a 0700 directory, named `<unix time>_<command words>.log`, each at most
-`max_file_size` bytes (the middle of a larger output is cut, head and tail kept), and only the
-newest `max_files` are kept. The agent gets one last line: `[full output: ~/…/tee/<file>]`.
+`max_file_size` bytes (default 16 MiB; the middle of a larger output is cut, head and tail
+kept, and both the file and the hint say so), and only the newest `max_files` are kept. The agent
+gets one last line: `[full output: ~/…/tee/<file>]`.
+
+Besides, every filtered run that showed the agent less than its raw output leaves that raw
+output in `tee/last.raw` (replaced by the next such run, not rotated, same size bound), so
+`cc-filter raw` can always print what the last run dropped, hint or not.
 
 Writing a tee file must never break a command: every error is swallowed (no hint then).
 """
@@ -16,6 +21,11 @@ from cc_track import home
 
 MODES = ("failures", "always", "never")
 NOT_WRITABLE = (1, 13, 30)  # EPERM, EACCES, EROFS: a sandbox, not a full disk
+#: The default bound of one tee file: the raw output of real failing runs fits (a failing
+#: `go test ./...` of a mid-sized module prints over 1 MB).
+MAX_FILE_SIZE = 16 * 1024 * 1024
+#: The raw output of the last filtered run that dropped anything (`cc-filter raw`).
+LAST_NAME = "last.raw"
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
 
 
@@ -25,12 +35,12 @@ class TeePolicy:
     __slots__ = ("enabled", "mode", "min_size", "max_files", "max_file_size", "directory")
 
     def __init__(self, enabled=True, mode="failures", min_size=500, max_files=20,
-                 max_file_size=1_048_576, directory=None):
+                 max_file_size=MAX_FILE_SIZE, directory=None):
         self.enabled = bool(enabled)
         self.mode = mode if mode in MODES else "failures"
         self.min_size = _int(min_size, 500)
         self.max_files = max(1, _int(max_files, 20))
-        self.max_file_size = max(1024, _int(max_file_size, 1_048_576))
+        self.max_file_size = max(1024, _int(max_file_size, MAX_FILE_SIZE))
         self.directory = directory
 
     @classmethod
@@ -72,6 +82,7 @@ def file_name(argv: list[str], now: float | None = None) -> str:
 
 def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
     """Write `raw` (a SpillBuffer) to a new tee file; returns its path, or None on any error.
+    `cut_bytes(raw, policy)` tells whether (and how much of) its middle was left out.
     When the tee directory cannot be written (an agent's sandbox), the file goes to the
     fallback directory in $TMPDIR instead, which is said once on stderr."""
     try:
@@ -112,6 +123,50 @@ def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
         os.close(fd)
     rotate(directory, policy.max_files)
     return path
+
+
+def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None:
+    """Replace `tee/last.raw` with `raw` (written aside, then renamed: a concurrent
+    `cc-filter raw` reads a whole file), or with a hard link to `same_as`, the tee file just
+    written with the same bytes; its path, or None on any error."""
+    if not policy.enabled or policy.mode == "never" or len(raw) == 0:
+        return None
+    try:
+        directory = _private_dir(policy.dir())
+        path = os.path.join(directory, LAST_NAME)
+        part = f"{path}.{os.getpid()}"
+        if same_as is not None:
+            try:
+                os.link(same_as, part)
+                os.replace(part, path)
+                return path
+            except OSError:
+                try:
+                    os.unlink(part)
+                except OSError:
+                    pass
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            _write_bounded(fd, raw, policy.max_file_size)
+        except BaseException:
+            os.close(fd)
+            os.unlink(part)
+            raise
+        os.close(fd)
+        os.replace(part, path)
+        return path
+    except Exception:
+        return None
+
+
+def last_path(policy: TeePolicy | None = None) -> str:
+    return os.path.join((policy or TeePolicy()).dir(), LAST_NAME)
+
+
+def cut_bytes(raw, policy: TeePolicy) -> int:
+    """How many bytes of `raw` a tee file leaves out (0: it is whole)."""
+    size = len(raw)
+    return size - policy.max_file_size if size > policy.max_file_size else 0
 
 
 def _private_dir(directory: str) -> str:
@@ -165,5 +220,10 @@ def rotate(directory: str, max_files: int) -> None:
             pass
 
 
-def hint(path: str) -> str:
-    return f"[full output: {home.short_path(path)}]"
+def hint(path: str, cut: int = 0) -> str:
+    """The agent's last line; a file whose middle was cut says so after the bracket (readers
+    take the path up to the first `]`)."""
+    text = f"[full output: {home.short_path(path)}]"
+    if cut:
+        text += f" ({cut} bytes cut from its middle: over [tee] max_file_size)"
+    return text

@@ -241,6 +241,11 @@ def segment_refusal(seg, command: str, tokens: "TokenIndex",
         why = read_form_refusal(argv)
         if why:
             return why
+    if program == "sed":
+        from cc_filter.filters.files.read import sed_range  # the read filter owns its form
+
+        if sed_range(argv) is None:
+            return "sed: only `sed -n 'A,Bp' FILE` is a read the read filter honours"
     return None
 
 

@@ -23,7 +23,7 @@ DEFAULTS: dict = {
         "mode": "failures",
         "min_size": 500,
         "max_files": 20,
-        "max_file_size": 1_048_576,
+        "max_file_size": 16 * 1024 * 1024,
     },
     "tracking": {"enabled": True, "retention_days": 90, "store_arguments": True},
     "gate": {"allow": [], "ask": [], "deny": []},

@@ -185,3 +185,34 @@ def test_readme_embeds_the_real_usage():
     with open(os.path.join(repo, "cc-filter", "README.md")) as f:
         readme = f.read()
     assert cli._usage().strip() in readme
+
+
+def test_raw_prints_the_last_compacted_runs_raw_output(capfd, ctxcrl_home, tmp_path):
+    """A successful run that dropped lines (ls -la of a big folder) can be read back whole."""
+    from cc_filter import cli
+
+    (tmp_path / "d").mkdir()
+    for i in range(60):
+        (tmp_path / "d" / f"file_{i:02}.txt").write_text("x")
+    assert cli.main(["raw"]) == 1
+    assert "no raw output kept yet" in capfd.readouterr().err
+    assert cli.main(["run", "ls", "-la", str(tmp_path / "d")]) == 0
+    shown = capfd.readouterr().out
+    assert cli.main(["raw"]) == 0
+    raw = capfd.readouterr().out
+    assert len(raw) > len(shown) and raw.count("file_") == 60 and "total " in raw
+    assert cli.main(["raw", "nosuch.log"]) == 1
+    assert "no kept output 'nosuch.log'" in capfd.readouterr().err
+
+
+def test_raw_never_keeps_what_a_redacting_filter_withheld(capfd, ctxcrl_home, monkeypatch):
+    """env masks secrets: its raw output must not reach `cc-filter raw` either."""
+    from cc_filter import cli
+
+    monkeypatch.setenv("DEMO_API_TOKEN", "s3cret-value-123")
+    for i in range(30):
+        monkeypatch.setenv(f"DEMO_VAR_{i}", "x" * 40)
+    assert cli.main(["run", "env"]) == 0
+    assert "s3cret-value-123" not in capfd.readouterr().out
+    assert cli.main(["raw"]) == 1
+    assert "s3cret-value-123" not in capfd.readouterr().out

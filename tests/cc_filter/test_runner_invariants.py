@@ -215,8 +215,9 @@ def test_failures_already_shown_get_no_tail(capfd, user_filters, demo_bin):
 
 # -- 7. nothing lost: tee ------------------------------------------------------------------------
 def _tee_files(home):
+    """The rotated tee files (`last.raw`, the last compacted run's copy, is not one)."""
     tee = os.path.join(str(home), "tee")
-    return sorted(os.listdir(tee)) if os.path.isdir(tee) else []
+    return sorted(n for n in os.listdir(tee) if n.endswith(".log")) if os.path.isdir(tee) else []
 
 
 def test_nothing_lost_tee_on_dropped_output(capfd, ctxcrl_home, user_filters, demo_bin):
@@ -276,8 +277,11 @@ def test_nothing_lost_tee_rotation_and_size(capfd, ctxcrl_home, user_filters, de
     user_filters.write("demo-head", toml_filter("demo-head", "^demo-head", head_lines=2))
     demo_bin.tool("demo-head", _noise(400))
     for i in range(5):
-        run_main(capfd, "run", "demo-head", str(i))
+        out = run_main(capfd, "run", "demo-head", str(i))[1]
         time.sleep(0.01)
+    hint = out.splitlines()[-1]  # a cut tee file says so in the hint, after the path's `]`
+    assert hint.startswith("[full output: ") and hint.endswith(
+        " bytes cut from its middle: over [tee] max_file_size)")
     files = _tee_files(ctxcrl_home)
     assert len(files) == 3
     assert [f.rsplit("_", 1)[1] for f in files] == ["2.log", "3.log", "4.log"]
@@ -354,7 +358,7 @@ def test_every_run_appends_a_spool_record(capfd, ctxcrl_home, user_filters, demo
     filtered = records[1]
     assert filtered["filter"] == "demo-denoise"
     assert filtered["command"] == "demo-rec --flag 'it'\"'\"'s'"
-    assert filtered["key"] == "demo-rec --flag it's"
+    assert filtered["key"] == "demo-rec --flag 'it'\"'\"'s'"  # quoted as a shell reads it
     assert filtered["raw_chars"] > filtered["output_chars"] > 0
     assert filtered["saved_tokens"] == filtered["raw_tokens"] - filtered["output_tokens"] > 0
     assert records[0]["saved_tokens"] == 0

@@ -99,3 +99,59 @@ def test_a_tee_file_that_cannot_be_written_whole_is_removed(tmp_path, monkeypatc
     directory = tmp_path / "tee"
     assert tee.write(raw, ["cargo", "test"], tee.TeePolicy(directory=str(directory))) is None
     assert list(directory.iterdir()) == []
+
+
+def test_default_max_file_size_keeps_a_real_failing_run():
+    """A failing `go test ./...` of a real module printed 1.28 MB: the default keeps it whole."""
+    assert tee.TeePolicy().max_file_size >= 16 * 1024 * 1024
+    from cc_track import config
+
+    assert config.DEFAULTS["tee"]["max_file_size"] == tee.TeePolicy().max_file_size
+
+
+def test_a_cut_tee_file_says_so_in_its_hint(tmp_path):
+    policy = tee.TeePolicy(max_file_size=2048, directory=str(tmp_path))
+    raw = SpillBuffer()
+    raw.write(b"x" * 5000)
+    assert tee.cut_bytes(raw, policy) == 5000 - 2048
+    hint = tee.hint(str(tmp_path / "1_x.log"), tee.cut_bytes(raw, policy))
+    assert hint.startswith(f"[full output: {tmp_path}/1_x.log] (2952 bytes cut")
+    assert tee.hint("/x/1_x.log") == "[full output: /x/1_x.log]"
+
+
+def test_last_raw_is_replaced_and_linked_to_the_tee_file(tmp_path):
+    policy = tee.TeePolicy(directory=str(tmp_path / "tee"))
+    first, second = SpillBuffer(), SpillBuffer()
+    first.write(b"first run\n")
+    second.write(b"second run\n")
+    last = tee.write_last(first, policy)
+    assert open(last, "rb").read() == b"first run\n" and os.stat(last).st_mode & 0o777 == 0o600
+    path = tee.write(second, ["tool"], policy)
+    assert tee.write_last(second, policy, same_as=path) == last
+    assert open(last, "rb").read() == b"second run\n" and os.path.samefile(last, path)
+    assert sorted(os.listdir(tmp_path / "tee")) == sorted([os.path.basename(path), "last.raw"])
+    assert tee.write_last(first, tee.TeePolicy(mode="never", directory=str(tmp_path))) is None
+
+
+def test_head_tail_buffer_fills_its_head_then_keeps_the_tail():
+    """Streaming starts at 1 MB while max_file_size/2 is 8 MiB: the head keeps filling up to
+    its half, then only the tail moves (a bug once left the tee file unwritable)."""
+    from cc_filter.spill import HeadTailBuffer
+
+    source = SpillBuffer()
+    source.write(b"a" * 100)
+    buf = HeadTailBuffer(source, keep=2000)
+    data = b"".join(bytes([48 + i % 10]) * 97 for i in range(200))
+    for at in range(0, len(data), 333):
+        buf.write(data[at:at + 333])
+    whole = b"a" * 100 + data
+    assert len(buf) == len(whole)
+    assert buf.read_range(0, 1000) == whole[:1000]
+    assert buf.read_range(len(whole) - 1000, 1000) == whole[-1000:]
+    with pytest.raises(ValueError):
+        list(buf.chunks())
+    small = SpillBuffer()
+    small.write(b"abc")
+    kept = HeadTailBuffer(small, keep=2000)
+    kept.write(b"def")
+    assert kept.getvalue() == b"abcdef"

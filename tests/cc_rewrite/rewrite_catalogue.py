@@ -10,7 +10,7 @@ from cc_rewrite.rewrite import Catalogue, rewrite
 FILTERED = (
     "git status", "git diff", "git log", "git show", "git add", "git commit", "git push",
     "git pull", "git fetch", "git branch", "git stash", "ls", "find", "tree", "grep", "rg",
-    "cat", "head", "tail", "pytest", "cargo test", "cargo build", "cargo clippy", "npm test",
+    "cat", "head", "tail", "sed", "pytest", "cargo test", "cargo build", "cargo clippy", "npm test",
     "npm run", "vitest", "tsc", "go test", "go build", "make", "ruff", "mypy", "eslint",
     "docker ps", "pip install", "gh pr", "gh issue", "gh api", "gradle", "mvn", "phpunit",
 )

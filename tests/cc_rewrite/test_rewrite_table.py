@@ -281,6 +281,13 @@ READ_FORMS = [
     ("tail -n +5 a", SAME),
     ("tail -q a b", SAME),
     ("tail -fn 20 log", SAME),
+    ("sed -n '10,80p' a.py", R + "sed -n '10,80p' a.py"),
+    ("sed -n 5p a.py", R + "sed -n 5p a.py"),
+    ("sed -i 's/a/b/' a.py", SAME),
+    ("sed 's/a/b/' a.py", SAME),
+    ("sed -n '/def /p' a.py", SAME),
+    ("sed -n '1,5p' a b", SAME),
+    ("git log | sed -n 1,5p", SAME),
 ]
 
 # Listing the environment (env / printenv running no command): always through the env filter,

@@ -1,10 +1,11 @@
 """Lint findings printed compactly, shared by the linter filters (not a filter itself).
 
-`Findings` keeps every finding's file, `line:col`, rule and message; what goes is the column
-padding and repetition: a message that comes at several places is printed once with all of
-them (`Unexpected var, use let or const instead (no-var): cart.js:4:3 5:8, api.js:1:1`), a
-directory every file shares is named once (`in /srv/app/src/`), a single file once, as the
-first line. Errors carry no label; other severities are named (`warning: …`, `info: …`).
+`Findings` keeps every finding one by one, on its own line, with its whole path as the tool
+printed it (relative to the working directory when it lies under it), so the agent can copy
+`src/lib/cart.js:4:3` into its next command: `src/lib/cart.js:4:3 Unexpected var, use let or
+const instead (no-var)`. What goes is the column padding and the per-file headers; a message
+repeated at several places keeps its first wording and later places say `(no-var, as above)`.
+Errors carry no label; other severities are named (`warning: …`, `info: …`).
 
 Imports nothing heavy (no `re`): linters run through `cc-filter run` on every fix loop.
 """
@@ -45,7 +46,28 @@ class Findings:
                 f"in {files} file{'' if files == 1 else 's'}")
 
     def render(self) -> list[str]:
-        """One line per distinct finding: `path:line:col message (rule)`, or, when the same
+        """One line per finding, in the order the tool printed them:
+        `path:line:col message (rule)`; the same message and rule again (a repeated finding)
+        → `path:line:col (rule, as above)`."""
+        shown = {path: relative(path) for path in self.paths}
+        rows = []
+        for (severity, rule, message), by_file in self.groups.items():
+            label = "" if severity == self.default_severity else f"{severity}: "
+            text = f"{label}{message} ({rule})" if rule else f"{label}{message}"
+            again = f"{label}({rule}, as above)" if rule else ""
+            first = True
+            for path, positions in by_file.items():
+                for position in positions:
+                    rows.append((path, position, text if first or not again else again))
+                    first = False
+        order = {path: i for i, path in enumerate(self.paths)}
+        rows.sort(key=lambda r: (order[r[0]], _position_key(r[1])))
+        return [f"{shown[path]}:{position} {text}" for path, position, text in rows]
+
+
+    def render_grouped(self) -> list[str]:
+        """The older, denser form (yamllint and shellcheck still use it; positions after the
+        first of a group carry no path): one line per distinct finding: `path:line:col message (rule)`, or, when the same
         message comes at several places, `message (rule): a.js:1:1 3:3, b.js:1:1`. Paths under
         the working directory are relative to it; a directory all files share is named once
         (`in src/`), a single file once, as the first line."""
@@ -68,3 +90,11 @@ class Findings:
             else:
                 out.append(f"{text}: {places}")
         return out
+
+
+def _position_key(position: str) -> tuple:
+    """`12:5` → (12, 5), for sorting a file's findings by place."""
+    out = []
+    for part in position.split(":"):
+        out.append(int(part) if part.isdigit() else 0)
+    return tuple(out)

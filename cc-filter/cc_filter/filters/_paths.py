@@ -27,6 +27,15 @@ def relative(path: str) -> str:
     return path
 
 
+def pretend_working_directory(path: str | None) -> str | None:
+    """Make `relative` work as if the command had run in `path` (the fixture harness: a case
+    captured in its scratch folder); returns the previous setting, for restoring it."""
+    global _cwd_prefix
+    previous = _cwd_prefix[:-1] if _cwd_prefix and _cwd_prefix != "\0" else None
+    _cwd_prefix = path.rstrip("/") + "/" if path else None
+    return previous
+
+
 def paths_by_directory(paths: list[str]) -> list[str]:
     """One line per directory, directories and names sorted (tools that work in parallel
     list files in a different order on every run): `  src/pages/: home.js orders.js`.

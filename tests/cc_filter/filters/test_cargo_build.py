@@ -52,6 +52,7 @@ def test_errors_first_with_code_location_and_label_then_warnings_then_summary():
         "  expected `String`, found `i64`",
         "ledger-report/src/lib.rs:46:31: error[E0425]: cannot find value `missing_var` in this scope",
         "ledger-report/src/lib.rs:20:9: warning: unused variable: `count` [unused_variables]",
+        "  help: if this is intentional, prefix it with an underscore: `_count`",
         "warning: `ledger-report` (lib) generated 1 warning",
         "error: could not compile `ledger-report` (lib) due to 2 previous errors; 1 warning emitted",
     ]

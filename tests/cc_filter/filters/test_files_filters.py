@@ -160,14 +160,29 @@ def test_grep_reads_the_command_line(argv, mode, pattern, names, numbers):
 def test_grep_paths_with_colons_and_numbers_in_text():
     raw = "a:b.txt:3:x = 1:2:3\nsrc/m.py:10:    value: 5\n"
     out, _ = run(grep.Grep, ["grep", "-rn", "x", "."], raw)
-    assert out == ["a:b.txt:", "  3: x = 1:2:3", "src/m.py:", "  10: value: 5"]
+    assert out == ["a:b.txt:", "  3: x = 1:2:3", "src/m.py:", "  10:     value: 5"]  # indentation kept
 
 
-def test_grep_names_every_file_when_capping():
-    raw = "".join(f"f{i}.py:{j}:hit {j}\n" for i in range(40) for j in range(1, 6))
+def test_grep_shows_every_match_under_its_budget():
+    raw = "".join(f"f{i}.py:{j}:    hit {j}\n" for i in range(40) for j in range(1, 6))
     out, f = run(grep.Grep, ["grep", "-rn", "hit", "."], raw)
-    assert all(f"f{i}.py:" in out for i in range(40))
-    assert "  +4 more" in out and f.dropped
+    assert len(out) == 40 + 200 and "f39.py:" in out and "  5:     hit 5" in out
+    assert not f.dropped and not any("omitted" in l for l in out)
+
+
+def test_grep_over_its_budget_names_every_file_with_its_count():
+    raw = "".join(f"f{i}.py:{j}:hit {j}\n" for i in range(40) for j in range(1, 7))
+    out, f = run(grep.Grep, ["grep", "-rn", "hit", "."], raw)
+    assert out[0].startswith("240 matches in 40 files (over 200 matches")
+    assert all(f"f{i}.py: 6 matches" in out for i in range(40))
+    assert "  ... (5 matches omitted)" in out and f.dropped
+    assert len(out) < 130
+
+
+def test_grep_cut_mode_counts_what_is_past_its_budget():
+    raw = "".join(f"{j}:hit {j}\n" for j in range(1, 1001))
+    out, f = run(grep.Grep, ["grep", "-n", "hit", "a.py"], raw)
+    assert out[0] == "1:hit 1" and out[-1] == "... (599 more lines omitted)" and f.dropped
 
 
 def test_grep_cuts_long_lines_around_a_literal_match():
@@ -199,18 +214,27 @@ def test_grep_errors_come_after_the_matches_unchanged():
     (["tail", "-F", "a"], [], False),
     (["tail", "--follow", "a"], [], False),
     (["/usr/bin/tail", "-q", "-n", "5", "a", "b"], ["a", "b"], True),
+    (["sed", "-n", "10,20p", "a"], ["a"], True),
+    (["sed", "--quiet", "-e", "5p", "a"], ["a"], True),
+    (["sed", "-n", "10,$p", "a"], ["a"], True),
+    (["sed", "10,20p", "a"], [], False),
+    (["sed", "-n", "/x/p", "a"], [], False),
+    (["sed", "-i", "s/a/b/", "a"], [], False),
+    (["sed", "-n", "1,5p", "a", "b"], [], False),
+    (["sed", "-n", "1,5p"], [], False),
 ])
 def test_read_touches_only_plain_forms(argv, files, plain):
     got_files, got_plain = read.parse_read(argv)
     assert got_plain is plain and (not plain or got_files == files)
 
 
-@pytest.mark.parametrize("argv", [["cat", "{f}"], ["head", "-n", "700", "{f}"],
-                                  ["tail", "-n", "600", "{f}"], ["cat", "{f}", "{f}"],
-                                  ["tail", "-n", "+50", "{f}"]])
+@pytest.mark.parametrize("argv", [["cat", "{f}"], ["head", "-n", "2700", "{f}"],
+                                  ["tail", "-n", "2600", "{f}"], ["cat", "{f}", "{f}"],
+                                  ["tail", "-n", "+50", "{f}"], ["sed", "-n", "301,2900p", "{f}"],
+                                  ["sed", "-n", "-e", "10,$p", "{f}"]])
 def test_read_marker_names_the_exact_command_for_the_omitted_lines(tmp_path, argv):
     path = tmp_path / "data file.log"
-    path.write_text("".join(f"line {i}\n" for i in range(1, 1001)))
+    path.write_text("".join(f"line {i}\n" for i in range(1, 3001)))
     argv = [a.format(f=path) for a in argv]
     raw = subprocess.run(argv, capture_output=True, text=True).stdout
     out, f = run(read.Read, argv, raw)

@@ -44,7 +44,7 @@ def test_verbose_keeps_failing_tests_with_their_logs_and_counts_the_rest():
         "    --- FAIL: TestRound/huge (0.00s)",
         "    price_bugs_test.go:24: Clamp(1048576) = 50, want 100",
         "FAIL\texample.com/inventory/price\t0.003s",
-        "ok: 1 package (1 cached); no test files: 1",
+        "2 tests passed; ok: 1 package (1 cached): example.com/inventory/stock; no test files: 1",
     ]
 
 
@@ -58,6 +58,38 @@ def test_panic_keeps_message_and_project_frames_only():
     ]
 
 
-def test_json_passes_through():
-    line = '{"Action":"run","Test":"TestA"}'
-    assert list(GoTest(["go", "test", "-json"]).run([line], 0)) == [line]
+def test_json_events_get_the_text_rules():
+    """-json: each event's Output goes through the text rules; non-JSON lines too."""
+    import json
+
+    events = [{"Action": "run", "Test": "TestA"},
+              {"Action": "output", "Test": "TestA", "Output": "=== RUN   TestA\n"},
+              {"Action": "output", "Test": "TestA", "Output": "    a_test.go:9: got 1, want 2\n"},
+              {"Action": "output", "Test": "TestA", "Output": "--- FAIL: TestA (0.00s)\n"},
+              {"Action": "fail", "Test": "TestA"},
+              {"Action": "output", "Output": "FAIL\tex.com/m\t0.01s\n"}]
+    raw = [json.dumps(e) for e in events] + ["# ex.com/other", "other.go:3:1: syntax error"]
+    assert list(GoTest(["go", "test", "-json", "./..."]).run(raw, 1)) == [
+        "--- FAIL: TestA (0.00s)", "    a_test.go:9: got 1, want 2", "FAIL\tex.com/m\t0.01s",
+        "# ex.com/other", "other.go:3:1: syntax error"]
+
+
+def test_a_long_log_keeps_its_failure_lines_and_counts_the_rest():
+    """-v prints the log before the result: a cap at the top once lost the failure line."""
+    raw = ["=== RUN   TestAdd"] + [f"    calc_test.go:{i}: step {i} ok" for i in range(100, 600)]
+    raw += ["    calc_test.go:10: Add(2, 3) = -1, want 5", "--- FAIL: TestAdd (0.00s)",
+            "FAIL", "FAIL\tex.com/calc\t0.01s"]
+    out = list(GoTest(["go", "test", "-v", "."]).run(raw, 1))
+    assert out[0] == "--- FAIL: TestAdd (0.00s)"
+    assert "    calc_test.go:10: Add(2, 3) = -1, want 5" in out
+    marker = [l for l in out if "log lines of TestAdd omitted" in l]
+    assert marker == ["    ... (480 log lines of TestAdd omitted)"]
+    assert len(out) < 30
+
+
+def test_plain_mode_caps_a_repeated_call_site():
+    raw = ["--- FAIL: TestNew (0.01s)"] + ["    uuid_test.go:45: bad version 0"] * 1000
+    raw += ["FAIL", "FAIL\tex.com/uuid\t0.01s"]
+    out = list(GoTest(["go", "test", "."]).run(raw, 1))
+    assert out.count("    uuid_test.go:45: bad version 0") == 3 + 1  # the first ones, the last one
+    assert "    ... (996 log lines of TestNew omitted)" in out

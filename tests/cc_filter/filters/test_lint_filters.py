@@ -68,7 +68,7 @@ def test_eslint_stylish_rows(line, parsed):
     assert parse_stylish(line) == parsed
 
 
-def test_eslint_groups_repeated_messages_and_keeps_summary():
+def test_eslint_keeps_every_finding_with_its_whole_path_and_the_summary():
     text = """
 /p/src/a.js
   1:1  error  Unexpected var, use let or const instead  no-var
@@ -80,8 +80,9 @@ def test_eslint_groups_repeated_messages_and_keeps_summary():
 ✖ 3 problems (2 errors, 1 warning)
 """
     assert run(Eslint, ["eslint", "src"], text) == [
-        "in /p/src/", "Unexpected var, use let or const instead (no-var): a.js:1:1 3:3",
-        "b.js:2:1 warning: Unexpected console statement (no-console)",
+        "/p/src/a.js:1:1 Unexpected var, use let or const instead (no-var)",
+        "/p/src/a.js:3:3 (no-var, as above)",
+        "/p/src/b.js:2:1 warning: Unexpected console statement (no-console)",
         "✖ 3 problems (2 errors, 1 warning)"]
 
 
@@ -160,21 +161,24 @@ def test_black_keeps_blank_context_lines_of_a_diff():
 def test_prettier_write_lists_changed_files_and_counts_unchanged():
     text = "src/a.js 12ms\nsrc/b.js 3ms (unchanged)\nstyles/c.css 1ms (unchanged)\nsrc/d.js 4ms"
     assert run(Prettier, ["prettier", "--write", "."], text, 0) == [
-        "formatted (2):", "  src/*.js: a d", "unchanged: 2 files"]
+        "formatted (2):", "  src/a.js", "  src/d.js", "unchanged: 2 files"]
 
 
 def test_prettier_check_failure_is_stated():
     text = "Checking formatting...\n[warn] src/a.js\n[warn] Code style issues found in the above file. Run Prettier with --write to fix."
     out = run(Prettier, ["prettier", "--check", "src/a.js"], text)
-    assert out == ["check failed: code style issues in 1 file:", "  src/: a.js"]
+    assert out == ["check failed: code style issues in 1 file:", "  src/a.js"]
 
 
-def test_findings_render_one_file_once():
+def test_findings_render_each_finding_with_its_path_in_place_order():
     findings = Findings()
-    findings.add("/p/a.js", 1, 2, "error", "bad", "r1")
+    findings.add("/p/a.js", 10, 2, "error", "bad", "r1")
     findings.add("/p/a.js", 3, 4, "warning", "meh", "r2")
-    assert findings.render() == ["/p/a.js", "1:2 bad (r1)", "3:4 warning: meh (r2)"]
-    assert findings.summary() == "2 problems (1 error, 1 warning) in 1 file"
+    findings.add("/p/a.js", 12, 1, "error", "bad", "r1")
+    assert findings.render() == ["/p/a.js:3:4 warning: meh (r2)", "/p/a.js:10:2 bad (r1)",
+                                 "/p/a.js:12:1 (r1, as above)"]
+    assert findings.render_grouped() == ["/p/a.js", "bad (r1): 10:2 12:1", "3:4 warning: meh (r2)"]
+    assert findings.summary() == "3 problems (2 errors, 1 warning) in 1 file"
 
 
 def test_paths_by_directory_sorts_and_writes_shared_extensions_once():

@@ -121,3 +121,20 @@ def test_commands_route_here(command):
 
     entry = catalogue.lookup(keys.key_of(shlex.split(command)), warn=False)
     assert entry is not None and entry.name == "pytest"
+
+
+@pytest.mark.parametrize("argv,tb,verbosity,passes", [
+    (["pytest"], "auto", 0, False),
+    (["pytest", "--tb=line", "-q"], "line", 0, False),
+    (["pytest", "--tb", "short", "-vv"], "short", 2, False),
+    (["pytest", "-v", "--verbose"], "auto", 2, False),
+    (["pytest", "-rA"], "auto", 0, True),
+    (["pytest", "-r", "fEp"], "auto", 0, True),
+    (["pytest", "-rfE"], "auto", 0, False),
+])
+def test_pytest_reads_the_modes_it_honours(argv, tb, verbosity, passes):
+    from cc_filter.filters.python import pytest as pytest_filter
+
+    assert pytest_filter._tb_style(argv) == tb
+    assert pytest_filter._verbosity(argv) == verbosity
+    assert pytest_filter._reports_passes(argv) is passes

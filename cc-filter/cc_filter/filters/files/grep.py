@@ -1,24 +1,32 @@
-"""grep / rg: matches grouped by file, every matching file named, long lines cut around the match.
+"""grep / rg: every match, grouped by file, until the output is genuinely large.
 
-`path:12:text` lines become a `path:` line followed by `  12: text` lines (leading indentation
-of the text dropped). When there are more than `MATCH_LIMIT` matches, each file keeps its first
-matches (at least one, an even share of the limit) and says `+N more` (the runner's tee keeps
-them all); more than `FILE_LIMIT`
-files end with `... (N files omitted)`. A line longer than `LINE_LIMIT` characters is cut to a
-window around the first occurrence of a literal pattern (or its start) with `… [N more chars]`.
-Errors (`grep: x: No such file or directory`, `binary file matches`) come after the matches,
-unchanged. Never altered: `-c`/`--count`, `-l`/`--files-with-matches`, `-L`, `--json`, `-q`
-output; context output (`-A`/`-B`/`-C`), `--heading` and single-file output are not regrouped,
-only their long lines cut.
+`path:12:text` lines become a `path:` line followed by `  12: text` lines, the text exactly as
+the file has it (its indentation kept: a method stays inside its class). Up to `MATCH_BUDGET`
+matches or `CHAR_BUDGET` characters (~4,000 tokens) every match is shown. Past that budget
+the answer is a map: a first line with the totals, then each file with its match count and its
+first matches (an even share of `SHOWN_OVER_BUDGET`, at least one), and `... (N matches
+omitted)` for the rest of that file — the runner's tee keeps them all and the hint says where.
+More than `FILE_LIMIT` files end with `... (N files omitted)`. A line longer than `LINE_LIMIT`
+characters is cut to a window around the first occurrence of a literal pattern (or its start)
+with `… [N more chars]`. Errors (`grep: x: No such file or directory`, `binary file matches`)
+come after the matches, unchanged. Never altered: `-c`/`--count`, `-l`/`--files-with-matches`,
+`-L`, `--json`, `-q` output; context output (`-A`/`-B`/`-C`), `--heading` and single-file
+output are not regrouped: their lines pass as printed (long lines cut) up to the same budget,
+then `... (N lines omitted)`.
+
+Memory stays bounded: past the budget only the first matches of each file are held.
 """
 import os
 
 from cc_filter.filter import Filter
 from cc_filter.lines import omitted, strip_ansi
 
-MATCH_LIMIT = 30
+MATCH_BUDGET = 200
+CHAR_BUDGET = 16_000
+SHOWN_OVER_BUDGET = 60
+PER_FILE_MAX = 5
 FILE_LIMIT = 300
-PER_FILE_MIN = 1
+ERROR_LIMIT = 50
 LINE_LIMIT = 200
 WINDOW_BEFORE = 60
 WINDOW_AFTER = 140
@@ -51,7 +59,7 @@ class GrepArgs:
     __slots__ = ("rg", "mode", "pattern", "ignore_case", "with_names", "numbers")
 
     def __init__(self, argv: list[str]):
-        self.rg = os.path.basename(argv[0]) == "rg"
+        self.rg = bool(argv) and os.path.basename(argv[0]) == "rg"  # a pipe has no argv
         value_options = _RG_VALUE if self.rg else _GREP_VALUE
         letters: set[str] = set()
         longs: list[str] = []
@@ -149,15 +157,20 @@ def cut_line(text: str, pattern: str | None, ignore_case: bool) -> tuple[str, bo
 class Grep(Filter):
     name = "grep"
     match_command = r"^(grep|egrep|fgrep|rg)(\s|$)"
-    description = "grep/rg: matches grouped by file, long lines cut around the match"
+    description = "grep/rg: every match grouped by file (a counted map past a large budget)"
 
     def __init__(self, argv):
         super().__init__(argv)
         self.args = GrepArgs(argv)
-        self.files: dict[str, list] = {}  # path -> [lines, count], in first-seen order
+        self.files: dict[str, list] = {}  # path -> [shown lines, count], in first-seen order
         self.hidden_files = 0
+        self.hidden_matches = 0  # matches of files past FILE_LIMIT
         self.total = 0
+        self.chars = 0  # of the grouped answer so far
+        self.over = False  # past the budget: keep only each file's first matches
+        self.cut_hidden = 0  # lines of the "cut" mode past the budget
         self.errors: list[str] = []
+        self.hidden_errors = 0
         self.dropped = False
 
     def _prefix(self, line: str) -> tuple[str, str]:
@@ -179,7 +192,7 @@ class Grep(Filter):
         return "", line
 
     def _split(self, line: str):
-        """`path:12:text` → (path, "12: text"); None when the line is not a match line."""
+        """`path:12:text` → (path, "12", text); None when the line is not a match line."""
         if self.args.numbers:
             # the first ":<digits>:" after a non-empty path
             start = 1
@@ -198,20 +211,33 @@ class Grep(Filter):
             return None
         return line[:colon], "", line[colon + 1:]
 
+    def _cut_mode(self, line: str):
+        if self.over:
+            self.cut_hidden += 1
+            return []
+        prefix, text = self._prefix(line)
+        text, cut = cut_line(text, self.args.pattern, self.args.ignore_case)
+        self.dropped = self.dropped or cut
+        self.total += 1
+        self.chars += len(prefix) + len(text) + 1
+        if self.total > MATCH_BUDGET * 2 or self.chars > CHAR_BUDGET:
+            self.over = True  # this line still shows: the budget is what came before it
+        return [prefix + text]
+
     def feed(self, line):
         args = self.args
         line = strip_ansi(line)
         if args.mode == "untouched":
             return [line]
         if args.mode == "cut":
-            prefix, text = self._prefix(line)
-            text, cut = cut_line(text, args.pattern, args.ignore_case)
-            self.dropped = self.dropped or cut
-            return [prefix + text]
+            return self._cut_mode(line)
         parts = self._split(line)
         if parts is None or parts[0].startswith(("grep: ", "rg: ")) or (
                 line.startswith(("grep: ", "rg: ", "Binary file "))):
-            self.errors.append(line)
+            if len(self.errors) < ERROR_LIMIT:
+                self.errors.append(line)
+            else:
+                self.hidden_errors += 1
             return []
         path, number, text = parts
         self.total += 1
@@ -219,29 +245,59 @@ class Grep(Filter):
         if entry is None:
             if len(self.files) >= FILE_LIMIT:
                 self.hidden_files += 1
+                self.hidden_matches += 1
                 return []
             entry = self.files[path] = [[], 0]
+            self.chars += len(path) + 2
         entry[1] += 1
-        if len(entry[0]) < MATCH_LIMIT:
-            text, cut = cut_line(text.strip(), args.pattern, args.ignore_case)
-            self.dropped = self.dropped or cut
-            entry[0].append(f"{number}: {text}" if number else text)
+        if self.over and len(entry[0]) >= PER_FILE_MAX:
+            return []
+        text, cut = cut_line(text.rstrip(), args.pattern, args.ignore_case)
+        self.dropped = self.dropped or cut
+        shown = f"{number}: {text}" if number else text
+        entry[0].append(shown)
+        if not self.over:
+            self.chars += len(shown) + 3
+            if self.total > MATCH_BUDGET or self.chars > CHAR_BUDGET:
+                self._go_over()
         return []
 
+    def _go_over(self) -> None:
+        """Past the budget: from now on only each file's first matches are kept."""
+        self.over = True
+        for entry in self.files.values():
+            del entry[0][PER_FILE_MAX:]
+
     def finish(self, exit_code):
+        if self.args.mode == "cut":
+            if self.cut_hidden:
+                self.dropped = True
+                return [omitted(self.cut_hidden, "more lines")]
+            return []
         if self.args.mode != "group":
             return []
         out = []
-        files = len(self.files)
-        share = MATCH_LIMIT if self.total <= MATCH_LIMIT else max(PER_FILE_MIN, MATCH_LIMIT // max(files, 1))
+        if self.over:
+            files = len(self.files) + self.hidden_files
+            out.append(f"{self.total} matches in {files} files (over {MATCH_BUDGET} matches: "
+                       f"each file's count and first matches shown; all in the full output)")
+            share = max(1, min(PER_FILE_MAX, SHOWN_OVER_BUDGET // max(len(self.files), 1)))
         for path, (lines, count) in self.files.items():
-            out.append(f"{path}:")
-            shown = lines if count <= share + 1 else lines[:share]  # "+1 more" saves nothing
+            if not self.over:
+                out.append(f"{path}:")
+                out.extend("  " + l for l in lines)
+                continue
+            out.append(f"{path}: {count} match{'es' if count != 1 else ''}")
+            shown = lines if count <= share + 1 else lines[:share]  # "1 omitted" saves nothing
             out.extend("  " + l for l in shown)
             if count > len(shown):
                 self.dropped = True
-                out.append(f"  +{count - len(shown)} more")
+                out.append("  " + omitted(count - len(shown), "matches"))
         if self.hidden_files:
             self.dropped = True
-            out.append(omitted(self.hidden_files, "files"))
-        return out + self.errors
+            out.append(omitted(self.hidden_files, f"files with {self.hidden_matches} matches"))
+        out.extend(self.errors)
+        if self.hidden_errors:
+            self.dropped = True
+            out.append(omitted(self.hidden_errors, "error lines"))
+        return out

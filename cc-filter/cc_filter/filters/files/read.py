@@ -1,21 +1,25 @@
-"""read: `cat`/`head`/`tail` of files — verbatim up to `VERBATIM_LIMIT` lines, else head + tail.
+"""read: `cat`/`head`/`tail`/`sed -n` of files — verbatim up to `VERBATIM_LIMIT` lines (what
+Claude Code's own Read tool returns by default: an agent reading a file to edit it gets it in
+one call), else head + tail.
 
 A longer output keeps its first `HEAD` lines (printed as they arrive) and its last `TAIL`
 lines around one marker that names the omitted range and the exact command that prints it:
 `... lines 101–870 omitted (sed -n '101,870p' data/app.log)` — for `tail` or several files,
 `tail -n 500 app.log | sed -n '101,470p'`. A line longer than `LINE_LIMIT` characters is cut
-with `… [N more chars]`. Memory stays bounded (`CappedLines`: the tail is a rolling window).
+with `… [N more chars]` (the Read tool's bound too). Memory stays bounded (`CappedLines`: the
+tail is a rolling window).
 
 Only the plain forms are touched: `cat FILE…`, `head`/`tail` with `-n N`/`-N`/`--lines=N`
-(`-q`/`-v` too). Anything else — other options (`cat -A`, `head -c`), `tail -f`, reading stdin
-— passes through unchanged.
+(`-q`/`-v` too), `sed -n 'A,Bp' FILE` (one range, printed: its marker names the range in the
+file's own line numbers). Anything else — other options (`cat -A`, `head -c`), `tail -f`,
+other sed scripts, reading stdin — passes through unchanged.
 """
 from cc_filter.filter import Filter
 from cc_filter.lines import CappedLines
 
-VERBATIM_LIMIT = 250
-HEAD = 100
-TAIL = 30
+VERBATIM_LIMIT = 2000
+HEAD = 200
+TAIL = 50
 LINE_LIMIT = 2000
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/@%,=:")
 
@@ -26,9 +30,42 @@ def _quote(word: str) -> str:
     return "'" + word.replace("'", "'\\''") + "'"
 
 
+def sed_range(argv: list[str]):
+    """`sed -n 'A,Bp' FILE` (or `-n Ap`, `--quiet`, `-n -e 'A,Bp'`) → (FILE, A); None for any
+    other sed command."""
+    words = argv[1:]
+    quiet = False
+    script = None
+    files = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        i += 1
+        if w in ("-n", "--quiet", "--silent"):
+            quiet = True
+        elif w in ("-e", "--expression") and i < len(words) and script is None:
+            script = words[i]
+            i += 1
+        elif w.startswith("-"):
+            return None
+        elif script is None:
+            script = w
+        else:
+            files.append(w)
+    if not quiet or script is None or len(files) != 1 or not script.endswith("p"):
+        return None
+    first, _, last = script[:-1].partition(",")
+    if not first.isdigit() or (last and not last.isdigit() and last != "$"):
+        return None
+    return files[0], int(first)
+
+
 def parse_read(argv: list[str]):
     """(files, plain) — plain is False for any form this filter must leave alone."""
     program = argv[0].rsplit("/", 1)[-1]
+    if program == "sed":
+        found = sed_range(argv)
+        return ([found[0]], True) if found else ([], False)
     files: list[str] = []
     i = 1
     operands_only = False
@@ -58,8 +95,8 @@ def parse_read(argv: list[str]):
 
 class Read(Filter):
     name = "read"
-    match_command = r"^(cat|head|tail)(\s|$)"
-    description = "cat/head/tail: verbatim when short, else head + tail with the sed command for the rest"
+    match_command = r"^(cat|head|tail|sed)(\s|$)"
+    description = "cat/head/tail/sed -n: verbatim up to 2,000 lines, else head + tail with the sed command for the rest"
 
     def __init__(self, argv):
         super().__init__(argv)
@@ -88,6 +125,9 @@ class Read(Filter):
 
     def _hint(self, first: int, last: int) -> str:
         program = self.argv[0].rsplit("/", 1)[-1]
+        if program == "sed":  # in the file's own line numbers
+            offset = sed_range(self.argv)[1] - 1
+            return f"sed -n '{first + offset},{last + offset}p' {_quote(self.files[0])}"
         sed = f"sed -n '{first},{last}p'"
         if len(self.files) == 1 and program in ("cat", "head"):
             return f"{sed} {_quote(self.files[0])}"

@@ -1,23 +1,39 @@
-"""go test: failing tests with their log lines, panics, build failures, package results.
+"""go test (plain, -v and -json): failing tests with the lines around their failure, panics,
+build failures, package results.
 
-Keeps: `--- FAIL: TestX (0.00s)` lines (subtests nested) with the `file_test.go:12: message`
-lines the test logged (in -v mode the lines a test logged are held until its result and shown
-only if it failed), `panic:` messages with the stack frames of the project's own code as
-`example.com/m/pkg.TestX (x_test.go:9)` (stdlib / runtime / testing frames, goroutine headers,
-argument words, `+0x1f` offsets and the repeated `panic: … [recovered]` line dropped), compiler
-and vet errors of test builds (`# pkg` plus `file.go:3:2: message`), `FAIL pkg 0.01s` and
-`FAIL pkg [build failed]` lines verbatim, `ok` lines carrying a coverage figure, `--- SKIP`
+Keeps: `--- FAIL: TestX (0.00s)` lines (subtests nested) with the lines the test logged
+(`file_test.go:12: message`), `panic:` messages with the stack frames of the project's own
+code as `example.com/m/pkg.TestX (x_test.go:9)` (stdlib / runtime / testing frames, goroutine
+headers, argument words, `+0x1f` offsets and the repeated `panic: … [recovered]` line dropped),
+compiler and vet errors of test builds (`# pkg` plus `file.go:3:2: message`), `FAIL pkg 0.01s`
+and `FAIL pkg [build failed]` lines verbatim, `ok` lines carrying a coverage figure, `--- SKIP`
 lines (capped), and a closing count of the rest: `ok: 18 packages (3 cached); no test files: 1`.
-Drops: `=== RUN / PAUSE / CONT / NAME`, `--- PASS` lines and passing tests' logs, the bare
-`PASS` / `FAIL` / `ok pkg 0.01s` / `? pkg [no test files]` lines (counted), `go: downloading`.
-Passes everything through for `-json`, `-list` and `-h`. Injects nothing.
-Tested with go1.19.8 (Debian bookworm's golang-go): plain, -v, panics, build and vet
+
+A failing test's log is capped (`TestLog`), never just cut at the top: its first lines, every
+line that reads like a failure (`want`, `got`, `expected`, `error`, `fail`, `mismatch` …, up
+to a bound), and its last lines (a `t.Fatalf` comes last) stay, in their order; a call site
+(`x_test.go:45:`) that repeats is shown a few times. Each gap is one counted marker:
+`... (470 log lines of TestAdd omitted)`. Memory per test stays bounded.
+
+Drops: `=== RUN / PAUSE / CONT / NAME`, `--- PASS` lines and passing tests' logs (counted in
+the closing line), the bare `PASS` / `FAIL` / `ok pkg 0.01s` / `? pkg [no test files]` lines
+(counted), `go: downloading`.
+`-json`: each event's `Output` text goes through the same rules (the answer is text, like the
+plain run's); lines that are not JSON (build errors on stderr) too. `-list` and `-h` pass
+through. Injects nothing.
+Tested with go1.19.8 (Debian bookworm's golang-go): plain, -v, -json, panics, build and vet
 failures; the text format is unchanged through go1.23 (go1.20+ adds `=== NAME` lines, handled).
 """
-from cc_filter.lines import TrimmedLineFilter
+from cc_filter.lines import TrimmedLineFilter, omitted
 
-_LOG_LIMIT = 30
+_LOG_HEAD = 12
+_LOG_FAILURES = 30
+_LOG_TAIL = 8
+_SITE_REPEATS = 3
+_FAILURE_WORDS = ("want", "got", "expect", "error", "fail", "mismatch", "unexpected", "!=",
+                  "should", "assert", "wrong", "invalid", "diff", "panic", "not equal")
 _SKIP_LIMIT = 10
+_OK_NAMES = 3  # passing packages named in the closing line (more: only counted)
 _FRAME_LIMIT = 10
 
 
@@ -33,6 +49,78 @@ def _project_frame(func: str, location: str) -> bool:
     return not func.startswith(_STDLIB_FUNCS) and not any(m in location for m in _GOROOT_MARKS)
 
 
+def _site(stripped: str) -> str:
+    """`uuid_test.go:45: bad` → `uuid_test.go:45`; "" for a line without a call site."""
+    colon = stripped.find(".go:")
+    if colon <= 0 or " " in stripped[:colon]:
+        return ""
+    end = colon + 4
+    while end < len(stripped) and stripped[end].isdigit():
+        end += 1
+    return stripped[:end] if end > colon + 4 else ""
+
+
+class TestLog:
+    """The log lines of one test, bounded: the head, failure-looking lines, the tail, each
+    repeated call site a few times; `lines()` gives them in order with counted gap markers."""
+
+    __slots__ = ("name", "total", "kept", "failures", "tail", "sites")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.total = 0
+        self.kept: list[tuple[int, str]] = []  # the head
+        self.failures: list[tuple[int, str]] = []
+        self.tail: list[tuple[int, str]] = []
+        self.sites: dict[str, int] = {}
+
+    def add(self, line: str, stripped: str) -> None:
+        index = self.total
+        self.total += 1
+        site = _site(stripped)
+        seen = self.sites.get(site, 0) if site else 0
+        if site:
+            if seen < _SITE_REPEATS:
+                self.sites[site] = seen + 1
+            elif len(self.sites) < 1000:
+                self.sites[site] = seen + 1
+        fresh = not site or seen < _SITE_REPEATS
+        if fresh and len(self.kept) < _LOG_HEAD:
+            self.kept.append((index, line))
+            return
+        lower = stripped.lower()
+        if fresh and len(self.failures) < _LOG_FAILURES and any(w in lower for w in _FAILURE_WORDS):
+            self.failures.append((index, line))
+            return
+        self.tail.append((index, line))
+        if len(self.tail) > _LOG_TAIL:
+            del self.tail[0]
+
+    def lines(self, indent: str = "    "):
+        shown = sorted(set(self.kept + self.failures))
+        counts: dict[str, int] = {}
+        for _, line in shown:
+            site = _site(line.strip())
+            counts[site] = counts.get(site, 0) + 1
+        last = self.total - 1
+        for index, line in self.tail:  # the tail, less a call site already shown enough
+            site = _site(line.strip())
+            if index == last or not site or counts.get(site, 0) < _SITE_REPEATS:
+                counts[site] = counts.get(site, 0) + 1
+                shown.append((index, line))
+        shown = sorted(set(shown))
+        out = []
+        previous = -1
+        for index, line in shown:
+            if index > previous + 1:
+                out.append(indent + omitted(index - previous - 1, f"log lines of {self.name}"))
+            out.append(line)
+            previous = index
+        if self.total > previous + 1:
+            out.append(indent + omitted(self.total - previous - 1, f"log lines of {self.name}"))
+        return out
+
+
 class GoTest(TrimmedLineFilter):
     name = "go-test"
     match_command = r"^go test(\s|$)"
@@ -40,10 +128,15 @@ class GoTest(TrimmedLineFilter):
 
     def __init__(self, argv: list[str]):
         super().__init__(argv)
-        self.passthrough = any(a in ("-json", "--json", "-list", "-h", "-help") or
-                               a.startswith("-list=") for a in argv)
+        self.passthrough = any(a in ("-list", "-h", "-help") or a.startswith("-list=")
+                               for a in argv)
+        self.json = any(a in ("-json", "--json") for a in argv)
         self.current: str | None = None  # the test named by the last === RUN/CONT/NAME (-v)
-        self.logs: dict[str, list[str]] = {}
+        self.logs: dict[str, TestLog] = {}
+        self.after: TestLog | None = None  # plain mode: the log printed under a --- FAIL line
+        self.after_indent = ""
+        self.passed = 0
+        self.ok_names: list[str] = []
         self.ok = 0
         self.cached = 0
         self.no_tests = 0
@@ -54,7 +147,34 @@ class GoTest(TrimmedLineFilter):
         self.frame_func: str | None = None
         self.panic_text = ""
 
+    def feed(self, line: str):
+        if self.json and line.startswith("{"):
+            return self._json_event(line)
+        return super().feed(line)
+
+    def _json_event(self, line: str):
+        import json
+
+        try:
+            event = json.loads(line)
+        except ValueError:
+            return super().feed(line)
+        if not isinstance(event, dict):
+            return super().feed(line)
+        text = event.get("Output")
+        if event.get("Action") != "output" or not isinstance(text, str):
+            return ()
+        out = []
+        for part in text.rstrip("\n").split("\n"):
+            out.extend(super().feed(part))
+        return out
+
     def feed_trimmed(self, line: str, stripped: str):
+        if self.after is not None:
+            if line.startswith((" ", "\t")) and not stripped.startswith("--- "):
+                self.after.add(line, stripped)
+                return
+            yield from self._end_after()
         if self.in_panic:
             if line.startswith(("FAIL\t", "ok  \t", "FAIL ")) or stripped in ("FAIL", "PASS"):
                 self.in_panic = False
@@ -91,22 +211,26 @@ class GoTest(TrimmedLineFilter):
             yield line
             return
         if line.startswith((" ", "\t")) and self.current is not None:
-            logs = self.logs.setdefault(self.current, [])
-            if len(logs) < _LOG_LIMIT:
-                logs.append(line)
+            log = self.logs.get(self.current)
+            if log is None:
+                log = self.logs[self.current] = TestLog(self.current)
+            log.add(line, stripped)
             return
-        yield line  # non -v log lines under a --- FAIL, compiler / vet errors, `# pkg` headers
+        yield line  # compiler / vet errors, `# pkg` headers
 
     def _count_ok(self, line: str) -> None:
         self.ok += 1
+        if len(self.ok_names) < _OK_NAMES:
+            self.ok_names.append(line.split("\t")[1].strip() if "\t" in line else "")
         if "(cached)" in line:
             self.cached += 1
 
     def _result(self, line: str, stripped: str):
         word, _, rest = stripped[4:].partition(": ")
         name = rest.rsplit(" (", 1)[0]
-        logs = self.logs.pop(name, [])
+        log = self.logs.pop(name, None)
         if word == "PASS":
+            self.passed += 1
             return
         if word == "SKIP":
             if self.skips >= _SKIP_LIMIT:
@@ -114,13 +238,23 @@ class GoTest(TrimmedLineFilter):
                 return
             self.skips += 1
         yield line
-        yield from logs
+        if log is not None:
+            yield from log.lines(line[:len(line) - len(line.lstrip())] + "    ")
+        # plain mode prints the log after this line: it is collected until the next one
+        self.after = TestLog(name)
+        self.after_indent = line[:len(line) - len(line.lstrip())] + "    "
+
+    def _end_after(self):
+        after, self.after = self.after, None
+        if after is not None and after.total:
+            yield from after.lines(self.after_indent)
 
     def _flush_logs(self):
         """Logs of tests whose result line never came (a panic or a timeout killed them)."""
+        yield from self._end_after()
         logs, self.logs = self.logs, {}
-        for name, lines in logs.items():
-            yield from lines
+        for log in logs.values():
+            yield from log.lines()
 
     def _panic_line(self, line: str, stripped: str):
         if line.startswith("\t") and self.frame_func is not None:
@@ -149,9 +283,13 @@ class GoTest(TrimmedLineFilter):
         if self.skips_dropped:
             yield f"… ({self.skips_dropped} more skipped tests)"
         parts = []
+        if self.passed:
+            parts.append(f"{self.passed} test{'s' if self.passed != 1 else ''} passed")
         if self.ok:
+            names = ", ".join(n for n in self.ok_names if n) if self.ok <= _OK_NAMES else ""
             parts.append(f"ok: {self.ok} package{'s' if self.ok != 1 else ''}"
-                         + (f" ({self.cached} cached)" if self.cached else ""))
+                         + (f" ({self.cached} cached)" if self.cached else "")
+                         + (f": {names}" if names else ""))
         if self.no_tests:
             parts.append(f"no test files: {self.no_tests}")
         if parts:

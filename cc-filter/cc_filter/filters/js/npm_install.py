@@ -6,9 +6,10 @@ every `npm warn` line (deprecations included), the vulnerability count, and ever
 EUSAGE's message. Dropped: blank lines, funding lines (`21 packages are looking for funding`,
 `run \\`npm fund\\``), `npm notice` lines, audit advice (`To address all issues…`, `npm audit
 fix`, `Run \\`npm audit\\` for details.`), the usage text npm appends to EUSAGE (from `Usage:`
-on, plus the one-line command description before it), the `A complete log of this run…` and
-`For a full report see:` pointers to log files. The error's first line keeps its `npm error`
-prefix, its other lines are indented under it.
+on, plus the one-line command description before it), the `A complete log of this run…`
+pointer to npm's debug log. The error's first line keeps its `npm error` prefix, its other
+lines are indented under it with their own indentation (ERESOLVE's dependency chain nests),
+and `For a full report see: <path>` stays on one line: the report holds the whole tree.
 
 Nothing is injected. Tested with npm 11.19 (npm ≤ 8 prints `npm ERR!`; it is read the same).
 """
@@ -18,8 +19,8 @@ from cc_filter.lines import strip_ansi
 _ERROR_PREFIXES = ("npm error", "npm ERR!")
 _NOISE = ("npm notice", "run `npm fund` for details", "To address all issues", "To address issues",
           "npm audit fix", "Run `npm audit` for details.", "Some issues need review")
-_LOG_POINTERS = ("A complete log of this run can be found in", "For a full report see:",
-                 "Log files were not written")
+_LOG_POINTERS = ("A complete log of this run can be found in", "Log files were not written")
+_REPORT = "For a full report see:"
 
 
 def _drop_timing(text: str) -> str:
@@ -44,7 +45,8 @@ class NpmInstall(Filter):
         text = strip_ansi(line).rstrip()
         for prefix in _ERROR_PREFIXES:
             if text.startswith(prefix):
-                self.errors.append(text[len(prefix):].strip())
+                rest = text[len(prefix):]
+                self.errors.append(rest[1:] if rest.startswith(" ") else rest.strip())
                 return ()
         stripped = text.strip()
         if not stripped or stripped.startswith(_NOISE) or " looking for funding" in stripped:
@@ -70,13 +72,22 @@ class NpmInstall(Filter):
                 paragraphs = paragraphs[:i]
                 break
         lines = []
-        skip_next = False
+        skip_next = join_next = False
         for paragraph in paragraphs:
             for text in paragraph:
+                if join_next:
+                    join_next = False
+                    if text.startswith("/") or ":\\" in text:
+                        lines[-1] += " " + text.strip()
+                        continue
                 if skip_next:
                     skip_next = False
                     if text.startswith("/") or ":\\" in text:
                         continue
+                if text.startswith(_REPORT):
+                    lines.append(text.strip())
+                    join_next = text.strip() == _REPORT
+                    continue
                 if text.startswith(_LOG_POINTERS):
                     skip_next = text.endswith(":")
                     continue

@@ -7,7 +7,8 @@ banner npm prints first (`> pkg@1.0.0 test` / `> vitest run`). In a script chain
 jest`) the last command that has a filter wins. Arguments after `--` are appended, as npm does.
 The runner's filter comes from the catalogue (`cc_filter.catalogue.lookup` on its key), so a
 project or user filter for that runner is honoured. Without a known runner, lines pass through
-(ANSI and blank lines dropped). npm's banner and its `npm ERR! A complete log …` pointers go.
+(ANSI and blank lines dropped). npm's banner, its `npm ERR! A complete log …` pointers and
+its own log lines (`npm verbose …`, `npm info …`, `npm timing …` of a verbose loglevel) go.
 Injects nothing. Tested with npm 11.19.1 on Node 20 (scripts running jest 30, vitest 3.2,
 mocha 12); npm 7-10 print the same banner.
 """
@@ -17,6 +18,7 @@ from cc_filter.filter import Filter
 from cc_filter.lines import strip_ansi
 
 _CHAIN = ("&&", "||", ";", "|")
+_NPM_LOG = ("npm verbose ", "npm info ", "npm timing ", "npm http ", "npm silly ", "npm sill ")
 
 
 def script_name(argv: list[str]) -> str:
@@ -96,6 +98,8 @@ class NpmTest(Filter):
 
     def feed(self, line: str):
         text = strip_ansi(line).rstrip()
+        if text.startswith(_NPM_LOG):
+            return  # npm's own log lines (`--loglevel=verbose`, `npm_config_loglevel`)
         if self.banner < 2 and text.startswith("> "):
             self.banner += 1
             if self.banner == 2 and not self.decided:

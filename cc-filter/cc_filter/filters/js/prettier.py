@@ -1,20 +1,23 @@
-"""prettier --check / --write / --list-different: file lists grouped by directory.
+"""prettier --check / --write / --list-different: the files, each on its own line, whole.
 
-- `--check`: `Checking formatting...` goes; every `[warn] <file>` is listed once, grouped by
-  directory, under `check failed: code style issues in N files:` (in place of prettier's
+- `--check`: `Checking formatting...` goes; every `[warn] <file>` is listed once, its whole path
+  as prettier printed it, under `check failed: code style issues in N files:` (in place of prettier's
   closing `Code style issues found in N files. Run Prettier with --write to fix.`);
   `All matched files use Prettier code style!` stays, as does every `[error]` line (syntax
   errors with their code frame, `No files matching the pattern …`).
-- `--write`: one `<file> 12ms` line per file becomes the list of files it changed, grouped by
-  directory, and a count of the `(unchanged)` ones; the timings go.
-- `--list-different`: the listed files, grouped by directory.
+- `--write`: one `<file> 12ms` line per file becomes the list of files it changed (whole
+  paths) and a count of the `(unchanged)` ones; the timings go.
+- `--list-different`: the listed files.
+
+Paths stay whole, one per line (`src/lib/auth/session.ts`, not `src/lib/auth/: session.ts`):
+the agent pastes them into its next command.
 
 Only these forms are routed here: plain `prettier <file>` prints the formatted source, which is
 the answer and must not be touched. Nothing is injected. Tested with prettier 3.10 (the
 `(unchanged)` marker exists since 3.0; 2.x prints `<file> 12ms` for every file, all listed).
 """
 from cc_filter.filter import Filter
-from cc_filter.filters._paths import paths_by_directory
+from cc_filter.filters._paths import relative
 from cc_filter.lines import strip_ansi
 
 _CHECK = ("--check", "-c")
@@ -77,7 +80,7 @@ class Prettier(Filter):
                 out.append(f"check failed: code style issues in {n} file{'' if n == 1 else 's'}:")
             else:
                 out.append(f"{'not formatted' if self.check or self.listing else 'formatted'} ({n}):")
-            out.extend(paths_by_directory(self.files))
+            out.extend("  " + relative(path) for path in dict.fromkeys(self.files))
         if self.unchanged:
             out.append(f"unchanged: {self.unchanged} file{'' if self.unchanged == 1 else 's'}")
         return out + self.tail

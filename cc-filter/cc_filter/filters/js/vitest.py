@@ -8,7 +8,8 @@ stack frame joined with its source line: `test/a.test.ts:6:56: expect(total(x)).
 (capped), console output of failing tests (capped), `Test Files …` / `Tests …` / `Errors …`
 verbatim, unrecognised lines. Paths under the project folder named by the RUN banner are shown
 relative to it.
-Drops: the `RUN v3.2.7 /path` banner, `✓` lines of passing files and tests, the per-file
+Drops: the `RUN v3.2.7 /path` banner, `✓` lines of passing files and tests, the TAP lines
+a `node:test` file prints for its passing tests (`ok 1 - name` and its `duration_ms` block), the per-file
 `❯ file (4 tests | 4 failed)` lines, code-frame context lines and `^` markers, frames inside
 node_modules, `⎯⎯⎯` rulers, `Start at` and `Duration`, chai's `// Object.is equality` note.
 Passes everything through for json / junit / tap reporters, `vitest list`, `--help`,
@@ -20,6 +21,7 @@ from cc_filter.filters.js._js_test import JsTestReport, reporters
 _MACHINE_REPORTERS = ("json", "junit", "tap", "tap-flat", "hanging-process", "html", "blob")
 _NOTABLE_LIMIT = 10
 _PENDING_LIMIT = 200
+_TAP_COUNTS = ("tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms")
 
 
 def _machine_output(argv: list[str]) -> bool:
@@ -53,6 +55,9 @@ class Vitest(JsTestReport):
         self.diff: list[str] = []
         self.root = ""  # the project folder the RUN banner names: paths under it made relative
         self.message = ""  # the last `AssertionError: …` line, which diffs may only repeat
+        self.tap_pending = False  # the last line was a TAP entry (node:test inside the run)
+        self.tap_block: bool | None = None  # inside a TAP YAML block: kept (True) or dropped
+        self.tap_failing = False
 
     def feed_trimmed(self, line: str, stripped: str):
         if stripped.startswith("⎯"):
@@ -81,6 +86,8 @@ class Vitest(JsTestReport):
         mark = stripped[0]
         if mark in "✓√":
             return
+        if self._tap_noise(line, stripped):
+            return
         if mark == "❯" and stripped.endswith(("ms", "s")) and "(" in stripped:
             self.current_file = stripped[1:].split(" (", 1)[0].strip()
             return
@@ -104,6 +111,40 @@ class Vitest(JsTestReport):
                 yield stripped
             return
         yield line
+
+    def _tap_noise(self, line: str, stripped: str) -> bool:
+        """A test file using `node:test` prints TAP into the run: its passing entries (`ok 1 -
+        name`, `# Subtest:`, `TAP version 13`) and their YAML blocks (`duration_ms: …`) go like
+        vitest's own ✓ lines; a `not ok` entry and its block stay."""
+        if self.tap_block is not None:
+            if stripped == "...":
+                keep, self.tap_block = self.tap_block, None
+                return not keep
+            return not self.tap_block
+        if stripped.startswith("1..") and stripped[3:].isdigit():
+            return True  # the TAP plan
+        word, _, count = stripped[2:].partition(" ") if stripped.startswith("# ") else ("", "", "")
+        if count.replace(".", "").isdigit() and word in _TAP_COUNTS and not (
+                word == "fail" and count != "0"):
+            return True  # node:test's closing counts (a failure count stays)
+        if stripped.startswith(("TAP version ", "# Subtest: ")) or (
+                stripped.startswith("ok ") and stripped[3:4].isdigit()):
+            self.tap_pending = True
+            return True
+        if stripped == "---" and line.startswith("  ") and self.tap_pending:
+            self.tap_block = False  # the block of a passing entry: dropped
+            return True
+        if stripped.startswith("not ok ") and stripped[7:8].isdigit():
+            self.tap_pending = True
+            self.tap_block = None
+            self.tap_failing = True
+            return False
+        if stripped == "---" and line.startswith("  ") and self.tap_failing:
+            self.tap_block = True
+            self.tap_failing = False
+            return False
+        self.tap_pending = False
+        return False
 
     def _detail(self, line: str, stripped: str):
         if stripped.startswith("FAIL "):
@@ -165,9 +206,18 @@ class Vitest(JsTestReport):
             location, self.location = self.location[0], None
             yield from self.block_line(location)
 
+    def _reported(self, name: str) -> bool:
+        """Did a FAIL block show this test? vitest 4's tree listing names a test without its
+        describe blocks (`file > test`), its FAIL block with them (`file > suite > test`)."""
+        if name in self.reported:
+            return True
+        file, sep, test = name.partition(" > ")
+        return bool(sep) and any(r.startswith(file + " > ") and r.endswith(" > " + test)
+                                 for r in self.reported)
+
     def finish(self, exit_code: int):
         yield from self._flush_location()
         for name, line in self.failing:
-            if name not in self.reported:
+            if not self._reported(name):
                 yield line
         yield from self.dropped_note()

@@ -104,7 +104,7 @@ class Shellcheck(Filter):
     def finish(self, exit_code: int):
         if self.passthrough:
             return ()
-        out = self.findings.render() + self.other
+        out = self.findings.render_grouped() + self.other
         if len(self.findings):
             out.append(self.findings.summary("finding"))
         return out

@@ -86,7 +86,7 @@ class Yamllint(Filter):
         if self.passthrough:
             return ()
         self._flush_unused_path()
-        out = self.findings.render() + self.other
+        out = self.findings.render_grouped() + self.other
         if len(self.findings):
             out.append(self.findings.summary())
         return out

@@ -3,13 +3,17 @@
 Keeps: each FAILURES / ERRORS section, shown under its short-summary line (`FAILED
 tests/t.py::test_x`; the summary's truncated message is dropped, the section has it whole):
 each project frame as `path:line: failing code` (long, short, native and line tracebacks
-alike), the `E` assertion lines and diffs, captured output (capped); the other short-summary
+alike), the `E` assertion lines and diffs (under --tb=line too, where pytest indents them
+without the `E`), captured output (capped); a failure whose lines are exactly those of the one
+shown just before (a parametrized test) says `(the same failure as above)`; under -vv also the
+fixture values (`value = {'id': 42}`, not object reprs) and the five source lines before the
+failing line; with -rA / -rP the PASSED tests asked for, grouped by file; the other short-summary
 lines (SKIPPED / XFAIL / XPASS reasons, FAILED / ERROR lines without a section); warnings
 (capped, after the failures); the `stopping after 1 failures` / `Interrupted: …` lines;
 SKIPPED / XFAIL / XPASS lines of -v output (capped); the closing summary line (`6 failed, 32
 passed, 1 warning in 0.13s`) verbatim without its `=` padding.
-Drops: the session header, progress dots and percentages, PASSED lines, the source context of
-long tracebacks, `_ _ _` separators, frame argument dumps (`self = …`), frames inside
+Drops: the session header, progress dots and percentages, PASSED lines (unless asked for),
+the source context of long tracebacks (but under -vv), `_ _ _` separators, frame argument dumps (`self = …`), frames inside
 site-packages / the standard library / `<frozen …>`, pytest's hints (`Use -v to get more
 diff`, `Omitting 1 identical items`) and `where x = <… object at 0x…>` reprs, blank lines.
 Paths under the session's `rootdir` (from the header, or inferred from a warning location
@@ -31,6 +35,7 @@ _OTHER_LIMIT = 50
 _BLOCK_LIMIT = 80
 _CAPTURED_LIMIT = 20
 _WARNING_LIMIT = 20
+_CONTEXT_LINES = 5  # -vv: source lines shown before a failing line
 
 _rx = None
 
@@ -72,7 +77,7 @@ class _Block:
     by the frame's `E` lines; held until the short test summary names its test."""
 
     __slots__ = ("title", "lines", "dropped", "code", "location", "e_lines", "e_indent",
-                 "expect_code", "captured", "emitted")
+                 "expect_code", "captured", "emitted", "context")
 
     def __init__(self, title: str):
         self.title = title
@@ -85,6 +90,7 @@ class _Block:
         self.expect_code = False
         self.captured: int | None = None  # lines kept of the current "Captured …" section
         self.emitted = False
+        self.context: list[str] = []  # -vv: the source lines before the failing `>` line
 
     def add(self, line: str) -> None:
         if len(self.lines) < _BLOCK_LIMIT:
@@ -102,7 +108,10 @@ class _Block:
         indent = len(rest) - len(rest.lstrip(" "))
         if self.e_indent is None:
             self.e_indent = indent
-        self.e_lines.append("E " + rest[min(indent, self.e_indent):].rstrip())
+        text = "E " + rest[min(indent, self.e_indent):].rstrip()
+        if text.lstrip("E ").startswith("+") and text in self.e_lines:
+            return  # a `+  where …` line pytest printed again (-vv)
+        self.e_lines.append(text)
 
     def flush_frame(self) -> None:
         if self.location is not None:
@@ -125,6 +134,38 @@ def _title_keys(nodeid: str) -> tuple[str, ...]:
             f"ERROR collecting {path}")
 
 
+def _tb_style(argv: list[str]) -> str:
+    for i, word in enumerate(argv):
+        if word.startswith("--tb="):
+            return word[5:]
+        if word == "--tb" and i + 1 < len(argv):
+            return argv[i + 1]
+    return "auto"
+
+
+def _verbosity(argv: list[str]) -> int:
+    level = 0
+    for word in argv:
+        if word == "--verbose":
+            level += 1
+        elif word.startswith("-") and not word.startswith("--") and set(word[1:]) == {"v"}:
+            level += len(word) - 1
+    return level
+
+
+def _reports_passes(argv: list[str]) -> bool:
+    """`-rA`, `-rP`, `-rp` (also inside `-ra`-style letter sets): the PASSED lines were asked for."""
+    for i, word in enumerate(argv):
+        chars = ""
+        if word.startswith("-r") and len(word) > 2:
+            chars = word[2:]
+        elif word == "-r" and i + 1 < len(argv):
+            chars = argv[i + 1]
+        if set(chars) & set("APp"):
+            return True
+    return False
+
+
 class Pytest(Filter):
     name = "pytest"
     match_command = r"^(pytest|py\.test)(\s|$)"
@@ -133,6 +174,13 @@ class Pytest(Filter):
     def __init__(self, argv: list[str]):
         super().__init__(argv)
         self.passthrough = any(a in _LISTING_FLAGS for a in argv)
+        self.tb_line = _tb_style(argv) == "line"
+        self.very_verbose = _verbosity(argv) >= 2
+        self.passes_asked = _reports_passes(argv)
+        self.passed: dict[str, list[str]] = {}  # file -> test names, from -rA / -rP summaries
+        self.passed_count = 0
+        self.last_lines: list[str] = []  # the lines of the failure shown last
+        self.reason_in_block: bool | None = None  # the last FAILED summary line's section shown?
         self.state = "progress"
         self.rootdir = ""
         self.other_kept = 0
@@ -158,8 +206,14 @@ class Pytest(Filter):
         return ()
 
     def _held_back(self):
-        """Sections the summary did not name, then the warnings: just before the summary line."""
+        """Sections the summary did not name, the PASSED tests asked for (`-rA`), then the
+        warnings: just before the summary line."""
         yield from self._unmatched_blocks()
+        if self.passed:
+            yield f"PASSED ({self.passed_count}):"
+            for path, names in self.passed.items():
+                yield f"  {path}: " + " ".join(n for n in names if n) if any(names) else f"  {path}"
+            self.passed = {}
         if self.warnings:
             yield "warnings:"
             for line in self.warnings:
@@ -216,7 +270,7 @@ class Pytest(Filter):
         elif state == "warnings":
             yield from self._warning_line(line, stripped)
         elif state == "summary":
-            yield from self._summary_line(stripped)
+            yield from self._summary_line(stripped, line)
         elif state == "other":
             yield from self._other(line)
 
@@ -313,6 +367,11 @@ class Pytest(Filter):
         if line.startswith(">"):
             if block.code is None:
                 block.code = stripped[1:].strip()
+                if block.context:  # -vv: the source lines just before the failing one
+                    block.add("  source:")
+                    for context in block.context:
+                        block.add("  " + context)
+                    block.context = []
             return
         if rx.caret.match(line):
             return
@@ -344,6 +403,8 @@ class Pytest(Filter):
                 if block.code is None and rest and not block.e_lines:
                     block.code = rest  # --tb=line: `path:N: message`
                 block.flush_frame()
+                if self.tb_line:
+                    self._end_block()  # --tb=line: this location line ends one failure
                 return
             block.flush_frame()
             if stripped in ("Traceback:", "Traceback (most recent call last):", "???"):
@@ -351,16 +412,25 @@ class Pytest(Filter):
             if stripped.startswith("Hint: make sure your test modules"):
                 return
             if rx.argdump.match(line):
+                if self.very_verbose and " object at 0x" not in line:
+                    block.add("  " + self._rel(line.rstrip()))  # -vv: a fixture's value
                 return
             block.add(self._rel(line.rstrip()))
             return
-        # An indented line: the code line of a short / native frame, else source context.
+        # An indented line: the code line of a short / native frame, a continuation of the
+        # `E` lines (--tb=line prints `At index 0 diff: …` indented, without the `E`), else
+        # source context (kept before the failing line under -vv).
         if block.expect_code:
             block.code = stripped
             block.expect_code = False
             if block.location is None:
                 block.code = None  # a library frame: its code line goes too
             block.flush_frame()
+        elif block.e_lines and self.tb_line:
+            block.add_e(self._rel(line))
+        elif self.very_verbose:
+            block.context.append(line.rstrip())
+            del block.context[:-_CONTEXT_LINES]
 
     def _end_block(self):
         block = self.block
@@ -373,6 +443,11 @@ class Pytest(Filter):
 
     def _emit_block(self, header: str, block):
         yield header
+        if block.lines and block.lines == self.last_lines and not block.dropped:
+            # a parametrized test failing the same way: its lines are the ones just above
+            yield "  (the same failure as above)"
+            return
+        self.last_lines = block.lines
         yield from block.lines
         if block.dropped:
             yield f"… ({block.dropped} more lines of this failure omitted)"
@@ -397,7 +472,19 @@ class Pytest(Filter):
         return
         yield
 
-    def _summary_line(self, stripped: str):
+    def _summary_line(self, stripped: str, line: str = ""):
+        if line.startswith(" ") or (not stripped and self.reason_in_block is not None):
+            # the rest of a multi-line reason (-vv): its section above has it already
+            if self.reason_in_block is False and stripped:
+                yield self._rel(line.rstrip())
+            return
+        self.reason_in_block = None
+        if stripped.startswith("PASSED ") and self.passes_asked:
+            nodeid = stripped[7:]
+            path, sep, name = nodeid.partition("::")
+            self.passed.setdefault(self._rel(path), []).append(name if sep else "")
+            self.passed_count += 1
+            return
         if not stripped or stripped.startswith("PASSED "):
             return
         if _patterns().summary.match(stripped):  # -q: the closing line has no `=` banner
@@ -414,8 +501,18 @@ class Pytest(Filter):
                     if queue:
                         block = queue.pop(0)
                         block.emitted = True
+                        self.reason_in_block = True
                         yield from self._emit_block(self._rel(outcome + nodeid), block)
                         return
+                if self.tb_line:  # one untitled entry per failure, in the summary's order
+                    queue = self.blocks.get("")
+                    if queue:
+                        block = queue.pop(0)
+                        block.emitted = True
+                        self.reason_in_block = True
+                        yield from self._emit_block(self._rel(outcome + nodeid), block)
+                        return
+                self.reason_in_block = False
         yield self._rel(stripped)
 
     def _unmatched_blocks(self):

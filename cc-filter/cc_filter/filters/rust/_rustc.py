@@ -6,7 +6,9 @@ caller should handle it. Errors are rendered as soon as they end: one line
 `path:line:col: error[E0308]: message`, then one indented line, the primary label when it adds
 to the message, else the first top-level `help:` (a lint denied by `-D warnings` stays one
 line). Warnings are held and rendered by `finish()` after the errors, one line each with their
-lint name (`[unused_variables]`, `[clippy::needless_return]`); cargo's summary lines
+lint name (`[unused_variables]`, `[clippy::needless_return]`) and, indented under it, their
+`help:` suggestions (top-level, `= help:` and the excerpt's own `^^^ help: …`; not the
+"for further information visit" link); cargo's summary lines
 (`could not compile …`, `generated N warnings`, `Finished …`) come last, verbatim (less the
 "(run `cargo fix …` to apply N suggestions)" hint).
 Dropped: `Compiling` / `Checking` / `Fresh` / `Blocking` … progress, source excerpts and
@@ -89,6 +91,9 @@ def _lint(note: str) -> str | None:
     return None
 
 
+_HELP_LIMIT = 3  # `help:` suggestions shown under one warning
+
+
 class _Diagnostic:
     __slots__ = ("severity", "code", "message", "location", "label", "helps", "lint", "body")
 
@@ -102,6 +107,11 @@ class _Diagnostic:
         self.lint: str | None = None
         self.body: list[str] = []  # plain lines of a diagnostic without a location (linker)
 
+    def add_help(self, text: str) -> None:
+        text = text.strip()
+        if text not in self.helps and len(self.helps) < _HELP_LIMIT:
+            self.helps.append(text)
+
     def key(self) -> tuple:
         return (self.severity, self.code, self.message, self.location)
 
@@ -112,7 +122,8 @@ class _Diagnostic:
         if self.lint:
             head += f" [{self.lint}]"
         if self.severity == "warning" or (self.lint and not self.code):
-            return [head]  # a lint (or a lint denied by -D warnings): its name says enough
+            # a lint (or a lint denied by -D warnings): its name and its `help:` suggestions
+            return [head] + [f"  {h}" for h in self.helps[:_HELP_LIMIT]]
         lines = [head]
         # One line of elaboration: the primary label (`expected `i64`, found `Option<i64>``)
         # when it adds to the message, else rustc's first `help:` suggestion.
@@ -179,15 +190,23 @@ class RustDiagnostics:
             note = stripped[2:]
             if current.lint is None and note.startswith("note:"):
                 current.lint = _lint(note)
+            elif note.startswith("help: ") and current.severity == "warning" and not \
+                    note.startswith("help: for further information visit"):
+                current.add_help(note)
             return True
         if line.startswith(("help: ", "note: ")):
-            if line.startswith("help: ") and current.severity == "error":
-                current.helps.append(line)
+            if line.startswith("help: "):
+                current.add_help(line)
             return True
         if "|" in line and line.split("|", 1)[0].strip().isdigit() or stripped.startswith("|") \
                 or stripped == "...":
             if current.label is None:
                 current.label = _label(line)
+            if current.severity == "warning":
+                # an excerpt's own suggestion: `^^^^ help: prefix it with an underscore: `_x``
+                at = line.find("help: ", line.find("|") + 1)
+                if at > 0:
+                    current.add_help(line[at:])
             return True
         if not current.location:
             current.body.append(stripped)
