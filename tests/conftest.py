@@ -19,6 +19,8 @@ def ctxcrl_home(tmp_path_factory, monkeypatch):
     """A private CTXCRL_HOME per test; config, data, tee and the spool all live there."""
     home = tmp_path_factory.mktemp("ctxcrl-home")
     monkeypatch.setenv("CTXCRL_HOME", str(home))
+    # the tools' fallback when the data dir is not writable is $TMPDIR/ctxcrl-<uid>: per test
+    monkeypatch.setenv("TMPDIR", str(tmp_path_factory.mktemp("tmpdir")))
     for var in ("CTXCRL_DISABLED", "CTXCRL_TEE_DIR", "CTXCRL_DB_PATH",
                 "CTXCRL_TRUST_PROJECT_FILTERS", "CTXCRL_FILTER_BIN"):
         monkeypatch.delenv(var, raising=False)

@@ -20,6 +20,7 @@ import time
 from cc_track import home
 
 MODES = ("failures", "always", "never")
+NOT_WRITABLE = (1, 13, 30)  # EPERM, EACCES, EROFS: a sandbox, not a full disk
 #: The default bound of one tee file: the raw output of real failing runs fits (a failing
 #: `go test ./...` of a mid-sized module prints over 1 MB).
 MAX_FILE_SIZE = 16 * 1024 * 1024
@@ -81,30 +82,47 @@ def file_name(argv: list[str], now: float | None = None) -> str:
 
 def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
     """Write `raw` (a SpillBuffer) to a new tee file; returns its path, or None on any error.
-    `cut_bytes(raw, policy)` tells whether (and how much of) its middle was left out."""
+    `cut_bytes(raw, policy)` tells whether (and how much of) its middle was left out.
+    When the tee directory cannot be written (an agent's sandbox), the file goes to the
+    fallback directory in $TMPDIR instead, which is said once on stderr."""
     try:
-        directory = _private_dir(policy.dir())
-        stem = file_name(argv)
-        path = os.path.join(directory, stem + ".log")
-        n = 1
-        while True:
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                break
-            except FileExistsError:
-                n += 1
-                path = os.path.join(directory, f"{stem}~{n}.log")
-        try:
-            _write_bounded(fd, raw, policy.max_file_size)
-        except BaseException:
-            os.unlink(path)  # a partial copy (disk full) would point the agent at a lie
-            raise
-        finally:
-            os.close(fd)
-        rotate(directory, policy.max_files)
+        return _write_in(_private_dir(policy.dir()), raw, argv, policy)
+    except OSError as exc:
+        if exc.errno not in NOT_WRITABLE:
+            return None
+    except Exception:
+        return None
+    try:
+        fallback = home.fallback_dir()
+        if fallback is None:
+            return None
+        path = _write_in(_private_dir(os.path.join(fallback, "tee")), raw, argv, policy)
+        home.announce_fallback(fallback)
         return path
     except Exception:
         return None
+
+
+def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
+    stem = file_name(argv)
+    path = os.path.join(directory, stem + ".log")
+    n = 1
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            break
+        except FileExistsError:
+            n += 1
+            path = os.path.join(directory, f"{stem}~{n}.log")
+    try:
+        _write_bounded(fd, raw, policy.max_file_size)
+    except BaseException:
+        os.unlink(path)  # a partial copy (disk full) would point the agent at a lie
+        raise
+    finally:
+        os.close(fd)
+    rotate(directory, policy.max_files)
+    return path
 
 
 def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None:

@@ -197,6 +197,9 @@ def _manual_instructions(agent: str, artifacts, exc: MalformedSettings) -> str:
         if isinstance(artifact, JsonRegistration):
             lines.append(f"  in {_short(artifact.path)}, append to \"{'.'.join(artifact.keys)}\":")
             lines.extend("    " + line for line in artifact.snippet().splitlines())
+        elif artifact.kind == "trust":
+            lines.append(f"  at the end of {_short(artifact.path)}:")
+            lines.extend("    " + line for line in artifact.snippet().splitlines())
         elif isinstance(artifact, ConfigValue):
             lines.append(f"  in {_short(artifact.path)}, under [{artifact.SECTION}]: "
                          f"{artifact.line.strip()}")

@@ -22,10 +22,10 @@ def event_for(agent: str, command: str, cwd: str, shape: str | None = None) -> d
                 "permission_mode": "default", "hook_event_name": "PreToolUse",
                 "tool_name": "Bash",
                 "tool_input": {"command": command, "description": "cc-hook test"}}
-    if agent == "codex":
-        return {"session_id": "ctxcrl-test", "transcript_path": None, "cwd": cwd,
-                "hook_event_name": "PreToolUse", "model": "gpt-5-codex",
-                "permission_mode": "default", "tool_name": "Bash",
+    if agent == "codex":  # as codex-cli 0.171 `codex exec` sends it (tests/agents/codex/)
+        return {"session_id": "ctxcrl-test", "turn_id": "ctxcrl-test", "transcript_path": None,
+                "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5-codex",
+                "permission_mode": "bypassPermissions", "tool_name": "Bash",
                 "tool_use_id": "call_ctxcrl_test", "tool_input": {"command": command}}
     if agent == "cursor":
         return {"conversation_id": "ctxcrl-test", "generation_id": "ctxcrl-test",

@@ -126,6 +126,10 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
                 finding.warn(f"{_short(artifact.path)} is missing")
             elif expected and hook_script.sha256_text(current) != expected:
                 finding.warn(f"{_short(artifact.path)} was edited after install")
+        elif artifact.kind == "trust":  # the agent would skip an untrusted hook (Codex)
+            problem = artifact.problem(current)
+            if problem:
+                finding.fail(problem)
         elif not artifact.registered(current):
             finding.warn(f"not registered in {_short(artifact.path)} ({artifact.description})")
     return finding

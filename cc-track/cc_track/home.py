@@ -46,6 +46,41 @@ def trusted_path() -> str:
     return os.path.join(data_dir(), "trusted.json")
 
 
+def fallback_dir(create: bool = True) -> str | None:
+    """Where tee files and spool records go when the data directory cannot be written (an
+    agent's sandbox, e.g. Codex's workspace-write, allows the workspace and $TMPDIR): a private
+    `ctxcrl-<uid>` in $TMPDIR (or /tmp). None when it cannot be made, or is not ours alone."""
+    base = os.environ.get("TMPDIR") or "/tmp"
+    path = os.path.join(base, f"ctxcrl-{os.getuid()}")
+    try:
+        if create:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return None
+    import stat
+
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return None  # someone else's, or open to others: never write there
+    return path
+
+
+def announce_fallback(directory: str) -> None:
+    """Say once (per fallback directory) that the data directory could not be written."""
+    try:
+        fd = os.open(os.path.join(directory, ".announced"), os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+                     0o600)
+    except OSError:
+        return
+    os.close(fd)
+    try:
+        os.write(2, (f"ctxcrl: {short_path(data_dir())} is not writable here (a sandbox?); "
+                     f"tee files and tracking go to {directory} (cc-track picks them up)\n")
+                 .encode())
+    except OSError:
+        pass
+
+
 def ensure_private_dir(path: str) -> str:
     """Create `path` (and parents) as a 0700 directory; raises OSError when it cannot."""
     os.makedirs(path, mode=0o700, exist_ok=True)

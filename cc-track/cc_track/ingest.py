@@ -328,6 +328,8 @@ def _ingest_pending(db, tracking: dict, spool: str, now, lock_timeout: float,
     spool_dir = os.path.dirname(spool)
     lock_fd = _lock_ingest(spool_dir, lock_timeout)
     try:
+        if spool == home.spool_path():
+            _adopt_fallback_spool(spool_dir)
         _rotate_spool(spool)
         for chunk in _pending_chunks(spool_dir):
             total.add(ingest_chunk(db, chunk,
@@ -335,6 +337,46 @@ def _ingest_pending(db, tracking: dict, spool: str, now, lock_timeout: float,
                                    now=now))
     finally:
         os.close(lock_fd)
+
+
+def _adopt_fallback_spool(spool_dir: str) -> None:
+    """Move the records producers wrote to the fallback spool ($TMPDIR, while a sandbox kept
+    them out of the data directory) into a chunk here. Same hand-over as the live spool: rotate
+    it aside, wait for writers (exclusive lock), copy, then unlink; a kill in between leaves a
+    chunk whose records are ignored as duplicates next time."""
+    from .spool import FALLBACK_SPOOL
+
+    directory = home.fallback_dir(create=False)
+    if directory is None:
+        return
+    try:
+        _rotate_spool(os.path.join(directory, FALLBACK_SPOOL))
+    except IngestUnavailable:
+        return
+    for chunk in _pending_chunks(directory):
+        try:
+            fd = os.open(chunk, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read()
+            incoming = os.path.join(spool_dir, INCOMING_PREFIX + os.path.basename(chunk))
+            out = os.open(incoming, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(out, view):]
+                os.fsync(out)
+            finally:
+                os.close(out)
+            os.rename(incoming, os.path.join(spool_dir, _chunk_name() + ".adopted"))
+            os.unlink(chunk)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
 
 
 def prune(db: sqlite3.Connection, config: dict, now: float | None = None) -> int:

@@ -109,22 +109,42 @@ def _encode_object(data: dict) -> str:
 
 
 def append(record: SpoolRecord, path: str | None = None) -> bool:
-    """Append one record as one line with a single O_APPEND write. Never raises."""
+    """Append one record as one line with a single O_APPEND write. Never raises. When the data
+    directory cannot be written (an agent's sandbox), the record goes to the fallback spool in
+    $TMPDIR (said once on stderr), which `cc-track` ingests too."""
+    data = (record.to_json() + "\n").encode("utf-8")
     try:
-        target = path or home.spool_path()
-        home.ensure_private_dir(os.path.dirname(target))
-        data = (record.to_json() + "\n").encode("utf-8")
-        for _attempt in range(_APPEND_ATTEMPTS):
-            fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                if _lock_live_spool(fd):
-                    os.write(fd, data)
-                    return True
-            finally:
-                os.close(fd)
-        return False
+        return _append_to(path or home.spool_path(), data)
+    except OSError as exc:
+        if path is not None or exc.errno not in (1, 13, 30):  # EPERM, EACCES, EROFS
+            return False
     except Exception:
         return False
+    try:
+        fallback = home.fallback_dir()
+        if fallback is None:
+            return False
+        done = _append_to(os.path.join(fallback, FALLBACK_SPOOL), data)
+        home.announce_fallback(fallback)
+        return done
+    except Exception:
+        return False
+
+
+FALLBACK_SPOOL = "spool.jsonl"
+
+
+def _append_to(target: str, data: bytes) -> bool:
+    home.ensure_private_dir(os.path.dirname(target))
+    for _attempt in range(_APPEND_ATTEMPTS):
+        fd = os.open(target, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            if _lock_live_spool(fd):
+                os.write(fd, data)
+                return True
+        finally:
+            os.close(fd)
+    return False
 
 
 # How a producer and `cc-track`'s ingest (ingest.py) hand the spool over without losing a line:

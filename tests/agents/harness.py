@@ -142,6 +142,28 @@ def agent_python() -> str:
 _VENV: Path | None = None
 
 
+def _reachable_by_others(path: str) -> bool:
+    """Can any user run `path` (every directory on the way searchable, the file executable)?"""
+    p = Path(path)
+    try:
+        return all(os.stat(d).st_mode & 0o001 for d in p.parents) and \
+            bool(os.stat(p).st_mode & 0o001)
+    except OSError:
+        return False
+
+
+def agent_python() -> str:
+    """An interpreter the agent user can run: this one unless it lives somewhere only root can
+    reach (a pyenv under /root), else the system's python3."""
+    base = os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+    if os.geteuid() != 0 or _reachable_by_others(base):
+        return base
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if _reachable_by_others(os.path.realpath(candidate)):
+            return candidate
+    return base
+
+
 def product_venv() -> Path:
     """A venv with contextcrawler installed from this checkout; returns its bin directory."""
     global _VENV

@@ -59,12 +59,6 @@ def test_claude_config_dir_and_managed_policy(private_home, tmp_path, monkeypatc
     assert [(r.kind, r.text) for r in rules.all()] == [("deny", "Bash(curl:*)"), ("allow", "Bash(ls)")]
 
 
-@pytest.mark.parametrize("agent", ["codex"])
-def test_codex_reads_claude_format_files(agent, private_home, tmp_path):
-    write_json(private_home / ".claude/settings.json", claude_settings(deny=["Bash(git push:*)"]))
-    assert [r.text for r in load_rules(agent, str(tmp_path)).deny] == ["Bash(git push:*)"]
-
-
 @pytest.mark.parametrize("content, problem", [
     ('{"permissions": {"deny": ["Bash(x)"],}}', "malformed JSON"),
     ("not json", "malformed JSON"),

@@ -173,7 +173,7 @@ ENCODE_CASES = [
                              "permissionDecisionReason":
                                  "contextcrawler: not filtered (CTXCRL_DISABLED=1); "
                                  "gate allow: r"}}),
-    # Codex: rewrite only with allow, or in bypassPermissions mode
+    # Codex: rewrite only with allow (the gate's: Codex would run it unasked)
     ("codex", record("codex", input_={"command": CMD}, event={"permission_mode": "default"}),
      None),
     ("codex", record("codex", decision="allow", reason="Bash(git:*)", input_={"command": CMD},
@@ -182,12 +182,11 @@ ENCODE_CASES = [
                              "permissionDecisionReason": REASON_RW.format(d="allow",
                                                                           r="Bash(git:*)"),
                              "updatedInput": {"command": RW}}}),
+    # an ask is no answer whatever the mode: the gate already knows Codex's modes
     ("codex", record("codex", input_={"command": CMD},
-                     event={"permission_mode": "bypassPermissions"}),
-     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
-                             "permissionDecisionReason": REASON_RW.format(
-                                 d="allow", r="no allow rule matches"),
-                             "updatedInput": {"command": RW}}}),
+                     event={"permission_mode": "bypassPermissions"}), None),
+    ("codex", record("codex", decision="allow", reason="r", rewritten=None,
+                     event={"permission_mode": "bypassPermissions"}), None),
     ("codex", record("codex", decision="deny", reason="r", rewritten=None,
                      event={"permission_mode": "bypassPermissions"}),
      {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",

@@ -22,9 +22,10 @@ RULES = {
     "claude": (".claude/settings.json",
                {"permissions": {"allow": ["Bash(git status)", "Bash(git log:*)"],
                                 "deny": ["Bash(git push:*)"]}}),
-    "codex": (".claude/settings.json",
-              {"permissions": {"allow": ["Bash(git status)", "Bash(git log:*)"],
-                               "deny": ["Bash(git push:*)"]}}),
+    # Codex: its own prefix rules (an allow rule there would lift the command out of Codex's
+    # sandbox, which a rewrite cannot keep: see cc_gate/agents/codex.py)
+    "codex": (".codex/rules/default.rules",
+              'prefix_rule(pattern=["git", "push"], decision="forbidden")\n'),
     "copilot": (".copilot/config.json", {}),
     "cursor": (".cursor/cli-config.json",
                {"permissions": {"allow": ["Shell(git status)", "Shell(git log)"],
@@ -72,7 +73,8 @@ class Install:
         self.home.mkdir()
         relative, rules = RULES[agent]
         (self.home / relative).parent.mkdir(parents=True)
-        (self.home / relative).write_text(json.dumps(rules, indent=2) + "\n")
+        (self.home / relative).write_text(
+            rules if isinstance(rules, str) else json.dumps(rules, indent=2) + "\n")
         done = run([CC_HOOK, "init", f"--agent={agent}"], self.env, self.project)
         assert done.returncode == 0, done.stdout + done.stderr
         config = (root / "ctxcrl" / "config.toml").read_text()
@@ -174,12 +176,17 @@ def expected_answer(agent, shape, command, decision, reason, rewritten, mode="de
     # otherwise no answer, so the agent's own flow judges the original.
     if rewritten is None or decision != "allow":
         return {} if agent == "cursor" else None
+    if agent == "codex" and mode != "bypassPermissions":
+        return None  # Codex's approval policy is not known here (no codex process): no answer
     updated = dict(tool_input(agent, shape, command), command=rewritten)
     if agent == "cursor":
         return {"continue": True, "permission": "allow", "updated_input": updated}
     if agent == "gemini":
         return {"decision": "allow", "hookSpecificOutput": {"tool_input": updated}}
     why = f"{PREFIX}: output filtered through cc-filter run; gate {decision}: {reason}"
+    if agent == "codex":  # bypassPermissions (`codex exec`): no rule → runs unasked
+        why = f"{PREFIX}: output filtered through cc-filter run; gate allow: {CODEX_DEFAULT}"
+        decision = "allow"
     if shape == "camel":
         answer = {"permissionDecision": "allow"}
         answer.update(permissionDecisionReason=why, modifiedArgs=updated)
@@ -226,6 +233,20 @@ def test_answers(installs, agent, shape, name, command, decision, rewritten):
     assert parse(answer) == expected_answer(agent, shape, command, decision, reason, rewritten)
 
 
+CODEX_DEFAULT = "no Codex rule matches: Codex runs it in its sandbox without asking"
+
+
+def test_codex_rewrites_in_bypass_permissions_mode(installs):
+    install = installs("codex")
+    command = "git status && git log --oneline -n 3"
+    ev = event("codex", None, command, str(install.project), "bypassPermissions")
+    rewritten = f"{install.filter} run git status && {install.filter} run git log --oneline -n 3"
+    assert parse(install.hook(ev)) == expected_answer(
+        "codex", None, command, "allow", CODEX_DEFAULT, rewritten, mode="bypassPermissions")
+    push = event("codex", None, "git push origin main", str(install.project), "bypassPermissions")
+    assert parse(install.hook(push))["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
 def test_no_rewrite_on_ask_whatever_the_mode(installs):
     """A command the rules would ask about is never rewritten: the agent's own flow must judge
     the original (an agent's model may know that a mode runs it without asking: then the gate
@@ -233,7 +254,7 @@ def test_no_rewrite_on_ask_whatever_the_mode(installs):
     install = installs("codex")
     command = "git status && git diff"
     ev = event("codex", None, command, str(install.project), "default")
-    assert install.gate_reason(command).startswith("no allow rule matches")
+    assert "Codex approval policy" in install.gate_reason(command)  # not known here: ask
     assert parse(install.hook(ev)) is None
 
 

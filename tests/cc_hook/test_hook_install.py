@@ -59,7 +59,8 @@ REGISTRATIONS = {
                     "hooks": [{"type": "command", "command": cmd}]}]}}),
     "codex": (".codex/hooks.json",
               lambda cmd: {"hooks": {"PreToolUse": [
-                  {"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]}}),
+                  {"matcher": "Bash",
+                   "hooks": [{"type": "command", "command": cmd, "timeout": 10}]}]}}),
 }
 PROJECT_FILES = {"claude": ".claude/settings.json", "cursor": ".cursor/hooks.json",
                  "copilot": ".github/hooks/ctxcrl.json", "gemini": ".gemini/settings.json",

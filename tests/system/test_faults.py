@@ -345,19 +345,31 @@ def test_read_only_data_directory(fx):
         remount = subprocess.run(["mount", "-o", "remount,ro", str(mount)], capture_output=True)
         if remount.returncode != 0:
             pytest.skip("cannot remount read-only")
+        # as in an agent's sandbox (Codex workspace-write): the data dir is read-only, $TMPDIR
+        # is writable: the tee file and the spool records go there, said once on stderr
+        tmpdir = fx.tmp / "tmpdir"
+        tmpdir.mkdir()
+        env = dict(env, TMPDIR=str(tmpdir))
+        fallback = tmpdir / f"ctxcrl-{os.getuid()}"
         try:
+            notices = 0
             for probe in ("probe", "rawprobe"):
                 done = fx.run(probe, "fail", "60", env=env)
                 assert done.returncode == 3
                 assert b"error: line 0 of a failing run" in done.stdout
-                assert b"[full output:" not in done.stdout
-                quiet(done.stderr)
+                if probe == "probe":  # filtered, output dropped: a tee file (rawprobe: raw)
+                    assert f"[full output: {fallback}/tee/".encode() in done.stdout
+                notices += sum("is not writable here" in line for line in quiet(done.stderr))
+            assert notices == 1
             report = fx.track("report", "--format=json", env=env)
             assert report.returncode == 0, report.stderr
             quiet(report.stderr)
             assert json.loads(report.stdout)["totals"]["commands"] == before
         finally:
             subprocess.run(["mount", "-o", "remount,rw", str(mount)], capture_output=True)
+        # writable again: the next cc-track ingests what was tracked meanwhile, once
+        assert fx.report(env=env)["totals"]["commands"] == before + 2
+        assert fx.report(env=env)["totals"]["commands"] == before + 2
 
 
 def test_corrupt_database(fx):

@@ -1,0 +1,325 @@
+"""The real Codex CLI (codex-cli 0.171.0 from npm) with and without contextcrawler.
+
+Each scenario is one row: the command the scripted model runs, the user's Codex rules (user
+`$CODEX_HOME/rules/*.rules`, project `.codex/rules/*.rules`), Codex's sandbox flags, and the
+outcome the real client shows without the hook. Every row runs twice, once without and once
+after `cc-hook init --agent codex` (as the agent user would run it), and must give the same
+outcome — the hook may only add a deny —, a push that was refused never lands on the bare
+remote, and the commands with a filter reach the model compacted.
+
+`codex exec` always runs with approval policy "never" (a prompt is a refusal), its sandbox
+read-only by default and workspace-write in a trusted project. The outcomes here were measured
+on the client first, without the hook (see the table).
+"""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness  # noqa: E402
+from harness import PROMPT, RAN, REFUSED  # noqa: E402
+from server import ResponsesServer  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+PUSH = "git push origin HEAD:main"
+FORBID_PUSH = 'prefix_rule(pattern=["git", "push"], decision="forbidden", ' \
+              'justification="pushes are reviewed")\n'
+PROMPT_PUSH = 'prefix_rule(pattern=["git", "push"], decision="prompt")\n'
+ALLOW_PUSH = 'prefix_rule(pattern=["git", "push"], decision="allow")\n'
+CLAUDE_DENY = json.dumps({"permissions": {"deny": ["Bash(git push:*)", "Bash(git status:*)"]}})
+
+
+def pytest_cmd(venv: Path) -> str:
+    return f"{venv}/python -m pytest -q -p no:cacheprovider test_calc.py"
+
+
+# name, command ({py} = the agent's python with pytest), setup, codex args,
+# outcome without the hook, does the push land without the hook
+SCENARIOS = [
+    ("status", "git status", {}, (), RAN, None),
+    ("log", "git log", {}, (), RAN, None),
+    # pytest needs a writable $TMPDIR (its capture files): Codex's workspace-write sandbox
+    ("failing pytest", "{pytest}", {}, ("-s", "workspace-write"), RAN, None),
+    ("status, workspace-write", "git status", {}, ("-s", "workspace-write"), RAN, None),
+    ("push, read-only sandbox", PUSH, {}, (), RAN, False),
+    ("push, user forbidden", PUSH, {"user_rules": FORBID_PUSH}, (), REFUSED, False),
+    ("push, user forbidden, full access", PUSH, {"user_rules": FORBID_PUSH},
+     ("-s", "danger-full-access"), REFUSED, False),
+    ("compound push, user forbidden", "git status && " + PUSH, {"user_rules": FORBID_PUSH},
+     ("-s", "danger-full-access"), REFUSED, False),
+    ("push, trusted project forbidden", PUSH, {"project_rules": FORBID_PUSH, "trusted": True},
+     ("-s", "danger-full-access"), REFUSED, False),
+    ("push, user prompt", PUSH, {"user_rules": PROMPT_PUSH}, ("-s", "danger-full-access"),
+     PROMPT, False),
+    ("push, user allow (leaves the sandbox)", PUSH, {"user_rules": ALLOW_PUSH}, (), RAN, True),
+    ("push, full access", PUSH, {}, ("-s", "danger-full-access"), RAN, True),
+    ("rm -rf, Codex's own guard", "mkdir -p build && rm -rf build", {}, (), REFUSED, None),
+    ("status, Claude settings deny (Codex ignores them)", "git status",
+     {"claude": CLAUDE_DENY}, (), RAN, None),
+]
+#: Rows where the hook adds a deny the client itself does not apply (allowed by parity):
+#: the gate reads an untrusted project's forbidden rules too.
+ADDED_DENY = {"push, untrusted project forbidden"}
+SCENARIOS.append(("push, untrusted project forbidden", PUSH, {"project_rules": FORBID_PUSH},
+                  ("-s", "danger-full-access"), RAN, True))
+
+
+@pytest.fixture
+def tmp_path():
+    """A scratch directory the agent user can reach (pytest's own is 0700 root's)."""
+    path = Path(tempfile.mkdtemp(prefix="ctxcrl-codex-"))
+    os.chmod(path, 0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def codex():
+    return harness.install_client("codex")
+
+
+@pytest.fixture(scope="module")
+def agent_python():
+    """The product venv with pytest in it (the failing-test scenario needs one the agent can
+    run; the login shell Codex starts resets PATH, so it is called by its path)."""
+    venv = harness.product_venv()
+    if subprocess.run([str(venv / "python"), "-c", "import pytest"],
+                      capture_output=True).returncode != 0:
+        version = pytest.__version__
+        done = subprocess.run([str(venv / "python"), "-m", "pip", "install", "-q",
+                               f"pytest=={version}"], capture_output=True, text=True)
+        if done.returncode != 0:
+            pytest.skip(f"cannot install pytest=={version} for the agent: {done.stderr[-300:]}")
+        harness._writable_tree(venv.parent)
+    return venv
+
+
+class CodexRun:
+    def __init__(self, ws, server, proc):
+        self.ws, self.server, self.proc = ws, server, proc
+        outputs = server.outputs()
+        self.output = outputs[0] if outputs else None
+
+    @property
+    def outcome(self) -> str:
+        out = self.output
+        assert out is not None, f"the model got no tool output: {self.proc.stderr[-2000:]}"
+        if "approval required by policy" in out:
+            return PROMPT
+        if out.startswith("exec_command failed") and "rejected" in out.lower():
+            return REFUSED
+        if out.startswith("Command blocked by PreToolUse hook"):
+            return REFUSED
+        assert "Process exited with code" in out, out
+        return RAN
+
+    @property
+    def exit_code(self):
+        m = re.search(r"Process exited with code (\d+)", self.output or "")
+        return int(m.group(1)) if m else None
+
+    @property
+    def text(self) -> str:
+        """What the command printed, as the model received it."""
+        return (self.output or "").split("\nOutput:\n", 1)[-1]
+
+
+def make_workspace(tmp_path, setup) -> harness.Workspace:
+    tmp_path.mkdir(exist_ok=True)
+    ws = harness.Workspace(tmp_path, harness.agent_user())
+    run = dict(cwd=ws.project, check=True, capture_output=True)
+    ident = ["-c", "safe.directory=*", "-c", "user.name=Dev", "-c", "user.email=dev@example.invalid"]
+    for i in range(12):  # a history worth compacting, and a commit a push would land
+        (ws.project / "notes.txt").write_text(f"note {i}\n")
+        subprocess.run(["git", *ident, "add", "notes.txt"], **run)
+        subprocess.run(["git", *ident, "commit", "-q", "-m", f"note {i}: keep a record"], **run)
+    for i in range(8):  # a dirty tree: git status has something to say
+        (ws.project / f"draft_{i}.txt").write_text("draft\n")
+    (ws.project / "README.md").write_text("# demo, edited\n")
+    harness.chown_tree(ws.root, ws.user)
+    if setup.get("user_rules"):
+        ws.write(".codex/rules/user.rules", setup["user_rules"])
+    if setup.get("project_rules"):
+        ws.write("project/.codex/rules/project.rules", setup["project_rules"])
+    if setup.get("long_failure"):  # a failure whose output is worth a tee file (> 500 bytes)
+        (ws.project / "test_calc.py").write_text(
+            "from calc import add\n\n\ndef test_add():\n"
+            "    expected = {'sum': 5, 'items': list(range(60))}\n"
+            "    assert {'sum': add(2, 3), 'items': list(range(60))} == expected\n")
+        harness.chown_tree(ws.project, ws.user)
+    if setup.get("claude"):
+        ws.write(".claude/settings.json", setup["claude"])
+        ws.write("project/.claude/settings.json", setup["claude"])
+    return ws
+
+
+def config_toml(url: str, ws, setup) -> str:
+    text = (f'model = "gpt-5"\nmodel_provider = "scripted"\n\n'
+            f'[model_providers.scripted]\nname = "scripted"\nbase_url = "{url}/v1"\n'
+            f'wire_api = "responses"\nenv_key = "SCRIPTED_API_KEY"\n'
+            f'request_max_retries = 0\nstream_max_retries = 0\n')
+    if setup.get("trusted"):
+        text += f'\n[projects."{ws.project}"]\ntrust_level = "trusted"\n'
+    if setup.get("tmp_not_writable"):  # HOME is under /tmp here: keep it out of the sandbox
+        text += '\n[sandbox_workspace_write]\nexclude_slash_tmp = true\n'
+    return text
+
+
+def codex_env(ws) -> dict:
+    return {"CODEX_HOME": str(ws.home / ".codex"), "SCRIPTED_API_KEY": "dummy"}
+
+
+def install_hook(ws) -> None:
+    venv = harness.product_venv()
+    done = harness.run_as_agent([str(venv / "cc-hook"), "init", "--agent", "codex"], ws,
+                                env=codex_env(ws))
+    assert done.returncode == 0, done.stdout + done.stderr
+    verify = harness.run_as_agent([str(venv / "cc-hook"), "verify"], ws, env=codex_env(ws))
+    assert verify.returncode == 0 and "PASS  codex" in verify.stdout, verify.stdout
+
+
+def run_codex(codex, tmp_path, commands, setup, args, hooked: bool):
+    ws = make_workspace(tmp_path, setup)
+    with ResponsesServer(commands, lifetime=240) as server:
+        ws.write(".codex/config.toml", config_toml(server.url, ws, setup))
+        if hooked:
+            install_hook(ws)
+        proc = harness.run_as_agent(
+            [str(codex), "exec", "--skip-git-repo-check", *args, "run the command"], ws,
+            env=codex_env(ws), timeout=180)
+    return CodexRun(ws, server, proc)
+
+
+@pytest.mark.parametrize("name, command, setup, args, expected, lands", SCENARIOS,
+                         ids=[s[0] for s in SCENARIOS])
+def test_same_outcome_with_and_without_the_hook(codex, agent_python, tmp_path, name, command,
+                                                setup, args, expected, lands):
+    command = command.format(pytest=pytest_cmd(agent_python))
+    plain = run_codex(codex, tmp_path / "plain", [command], setup, args, hooked=False)
+    assert plain.outcome == expected, plain.output
+
+    hooked = run_codex(codex, tmp_path / "hooked", [command], setup, args, hooked=True)
+    if name in ADDED_DENY:
+        assert hooked.outcome == REFUSED, hooked.output
+        assert "contextcrawler" in hooked.output
+    else:
+        assert hooked.outcome == plain.outcome, (plain.output, hooked.output)
+        assert hooked.exit_code == plain.exit_code
+    for run in (plain, hooked):
+        pushed = remote_head(run.ws) == local_head(run.ws)
+        if run.outcome != RAN:
+            assert not pushed, f"a refused push landed: {run.output}"
+        elif lands is not None:
+            assert pushed == lands, run.output
+
+
+def local_head(ws) -> str:
+    return subprocess.run(["git", "-c", "safe.directory=*", "rev-parse", "HEAD"], cwd=ws.project,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def remote_head(ws) -> str:
+    return subprocess.run(["git", "-c", "safe.directory=*", "--git-dir", str(ws.remote),
+                           "rev-parse", "main"], capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.parametrize("command, args, must_keep", [
+    ("git status", (), ["draft_0.txt", "README.md"]),
+    ("git log", (), ["note 11: keep a record", "note 0: keep a record"]),
+    ("{pytest}", ("-s", "workspace-write"), ["test_add", "1 failed", "assert"]),
+])
+def test_the_model_receives_compacted_output(codex, agent_python, tmp_path, command, args,
+                                             must_keep):
+    command = command.format(pytest=pytest_cmd(agent_python))
+    plain = run_codex(codex, tmp_path / "plain", [command], {}, args, hooked=False)
+    hooked = run_codex(codex, tmp_path / "hooked", [command], {}, args, hooked=True)
+    assert (plain.outcome, hooked.outcome) == (RAN, RAN)
+    assert hooked.exit_code == plain.exit_code
+    assert len(hooked.text) < len(plain.text), (plain.text, hooked.text)
+    for needle in must_keep:
+        assert needle in hooked.text, hooked.text
+
+
+def test_an_untrusted_hook_is_skipped_and_verify_fails(codex, tmp_path):
+    """What the issue found: without the trust entry Codex never runs the hook; verify says so."""
+    ws = make_workspace(tmp_path, {})
+    with ResponsesServer(["git status"], lifetime=120) as server:
+        ws.write(".codex/config.toml", config_toml(server.url, ws, {}))
+        install_hook(ws)
+        config = ws.home / ".codex" / "config.toml"
+        text = config.read_text()
+        config.write_text(text.replace('trusted_hash = "sha256:', 'trusted_hash = "sha256:0'))
+        venv = harness.product_venv()
+        verify = harness.run_as_agent([str(venv / "cc-hook"), "verify"], ws, env=codex_env(ws))
+        assert verify.returncode == 1 and "FAIL  codex" in verify.stdout, verify.stdout
+        proc = harness.run_as_agent([str(codex), "exec", "--skip-git-repo-check", "go"], ws,
+                                    env=codex_env(ws), timeout=120)
+    run = CodexRun(ws, server, proc)
+    assert "hook: PreToolUse" not in proc.stderr  # skipped without a word
+    assert run.outcome == RAN and "Untracked files:" in run.text  # raw, unfiltered
+
+
+def test_uninstall_gives_back_the_users_config(codex, tmp_path):
+    ws = make_workspace(tmp_path, {})
+    ws.write(".codex/config.toml", config_toml("http://127.0.0.1:9", ws, {}) +
+             "\n# my own comment\n[tui]\nnotifications = true   # keep\n")
+    before = (ws.home / ".codex" / "config.toml").read_bytes()
+    install_hook(ws)
+    assert (ws.home / ".codex" / "config.toml").read_bytes() != before
+    venv = harness.product_venv()
+    done = harness.run_as_agent([str(venv / "cc-hook"), "uninstall", "--agent", "codex"], ws,
+                                env=codex_env(ws))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (ws.home / ".codex" / "config.toml").read_bytes() == before
+
+
+def test_added_time_per_shell_call(codex, tmp_path, capsys):
+    """The time between the model's tool call and Codex's next request, median of 10 calls in
+    one session, with and without the hook (printed; the note records it)."""
+    medians = {}
+    for hooked in (False, True):
+        commands = ["git status"] * 10
+        run = run_codex(codex, tmp_path / ("hooked" if hooked else "plain"), commands, {}, (),
+                        hooked=hooked)
+        times = [t for t, _ in run.server.received]
+        gaps = [(times[i + 1] - times[i]) * 1000 for i in range(len(commands))]
+        medians[hooked] = statistics.median(gaps)
+        assert len(run.server.outputs()) == 10
+    with capsys.disabled():
+        print(f"\ncodex per shell call: {medians[False]:.0f} ms without the hook, "
+              f"{medians[True]:.0f} ms with it (+{medians[True] - medians[False]:.0f} ms)")
+    assert medians[True] - medians[False] < 2000
+
+
+def test_tee_hint_and_tracking_survive_the_workspace_write_sandbox(codex, agent_python,
+                                                                  tmp_path):
+    """Codex's workspace-write sandbox lets the command write the workspace and $TMPDIR only, so
+    the data dir (~/.local/share/ctxcrl) is read-only there (this HOME lives under /tmp, which
+    the sandbox would allow too, so /tmp is excluded): the tee file and the spool record
+    go to $TMPDIR/ctxcrl-<uid>, the hint names it, one line says so, and cc-track (run outside
+    the sandbox) ingests the record."""
+    command = pytest_cmd(agent_python) + " -vv"
+    run = run_codex(codex, tmp_path, [command], {"long_failure": True, "tmp_not_writable": True},
+                    ("-s", "workspace-write"), hooked=True)
+    assert run.outcome == RAN and run.exit_code == 1, run.output
+    fallback = Path(run.ws.env()["TMPDIR"]) / f"ctxcrl-{run.ws.user.uid}"
+    hint = re.search(r"\[full output: ([^\]]+)\]", run.text)
+    assert hint, run.text
+    assert hint.group(1).startswith(str(fallback / "tee")), hint.group(1)
+    assert "1 failed" in Path(hint.group(1)).read_text()
+    assert run.text.count("is not writable here") == 1
+    venv = harness.product_venv()
+    report = harness.run_as_agent([str(venv / "cc-track"), "report", "--format=json"], run.ws,
+                                  env=codex_env(run.ws))
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout)["totals"]["commands"] >= 1
