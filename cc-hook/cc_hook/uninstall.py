@@ -71,8 +71,11 @@ def uninstall(agents, scope: str | None = None, dry_run: bool = False, cwd: str 
                       for f in recorded.get("files", [])
                       if isinstance(f.get("path"), str) and f["path"] not in listed
                       and f.get("kind") not in ("script", "hash")]
-        artifacts = [a for a in artifacts if a.path not in kept_paths and a.path not in seen_paths]
-        seen_paths.update(a.path for a in artifacts)
+        # A file shared by installs is taken back once, by the last install that uses it;
+        # but a trust entry (Codex's config.toml) is one block per install, removed alone.
+        artifacts = [a for a in artifacts if getattr(a, "kind", None) == "trust"
+                     or (a.path not in kept_paths and a.path not in seen_paths)]
+        seen_paths.update(a.path for a in artifacts if getattr(a, "kind", None) != "trust")
         header = f"{agent} ({agent_scope}{'' if agent_scope == 'global' else ': ' + root}):"
 
         def take_back(artifact, current):

@@ -8,7 +8,7 @@ import tomllib
 
 import pytest
 
-from cc_hook import hook_script, install, verify
+from cc_hook import hook_script, install, uninstall as uninstalling, verify
 from cc_hook.install import Reporter
 
 
@@ -112,7 +112,7 @@ def test_a_changed_registration_is_no_longer_trusted(codex_home):
 def test_uninstall_gives_back_the_exact_bytes(codex_home):
     before = (codex_home / ".codex" / "config.toml").read_bytes()
     run(install.init, ["codex"], "global", False)
-    assert run(install.uninstall, ["codex"], "global", False)[0] == 0
+    assert run(uninstalling.uninstall, ["codex"], "global", False)[0] == 0
     assert (codex_home / ".codex" / "config.toml").read_bytes() == before
 
 
@@ -120,7 +120,7 @@ def test_uninstall_after_the_user_edited_keeps_their_edit(codex_home):
     run(install.init, ["codex"], "global", False)
     config = codex_home / ".codex" / "config.toml"
     config.write_text(config.read_text() + '\n[tui]\nnotifications = true\n')
-    run(install.uninstall, ["codex"], "global", False)
+    run(uninstalling.uninstall, ["codex"], "global", False)
     text = config.read_text()
     assert "contextcrawler" not in text and "notifications = true" in text
     assert list(trust_of(text)) == ["/elsewhere/hooks.json:pre_tool_use:0:0"]
@@ -154,7 +154,7 @@ def test_global_and_project_installs_keep_their_own_trust(codex_home, fake_home)
     run(install.init, ["codex"], "project", False)
     config = codex_home / ".codex" / "config.toml"
     assert len([k for k in trust_of(config.read_text()) if "/elsewhere/" not in k]) == 2
-    run(install.uninstall, ["codex"], "project", False)
+    run(uninstalling.uninstall, ["codex"], "project", False)
     keys = list(trust_of(config.read_text()))
     assert keys == ["/elsewhere/hooks.json:pre_tool_use:0:0",
                     f"{codex_home}/.codex/hooks.json:pre_tool_use:1:0"]

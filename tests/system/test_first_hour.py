@@ -46,6 +46,10 @@ def test_a_fresh_home_ends_as_it_began(tmp_path):
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     (project / "CLAUDE.md").write_text("# Project rules\n")
     (project / "AGENTS.md").write_text("Keep changes small.")
+    # the user trusts the project in Codex (Codex reads a project's .codex/ only then)
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(
+        f'model = "gpt-5"\n\n[projects."{project}"]\ntrust_level = "trusted"\n')
     before = snapshot(home, project)
 
     assert run(os.path.join(BIN, "cc-hook"), "init", "--link",
