@@ -133,7 +133,9 @@ def build_sessions(history, db=None, config: dict | None = None,
             if "CTXCRL_DISABLED=" in call.command:
                 continue  # the agent chose the raw output on purpose
             rewritten = tools.rewritten(call.command, call.cwd)
-            if rewritten is not None:
+            # the generic fallback leaves outputs under its threshold untouched: a command it
+            # would merely wrap is no missed saving
+            if rewritten is not None and rewritten[1] != "generic":
                 fam = family(rewritten[2] or call.command)
                 missed[fam] = missed.get(fam, 0) + 1
         spend = 0.0
