@@ -6,7 +6,9 @@ line says), `Installing collected packages: …` (the `Successfully installed` l
 same packages with their versions), the uninstall chatter (condensed into one
 `replaced: urllib3 2.8.0, …` line), `Requirement already satisfied` for dependencies
 (`… (from requests)`), wheel-building progress, the `To fix this you could try to:` advice
-and its numbered list, `[notice]` lines, blank lines.
+and its numbered list, `[notice]` lines, blank lines. The drops are counted at the end:
+`... (N already-satisfied dependency lines omitted)`, `... (N download/progress/build lines
+omitted)` (blank lines are not counted), so the runner tees the raw output and says so.
 Kept: `Successfully installed …`, `already satisfied: requests 2.32.3` for what was asked,
 every `ERROR:`/`WARNING:`/`DEPRECATION:` line, the `The conflict is caused by:` block, the
 resolver's `x 1.0 requires y<2, but you have y 3.0 which is incompatible.` lines, build
@@ -16,7 +18,7 @@ Nothing is injected (`-q` would hide the answer). Tested with pip 23.2.1 (Python
 bundled pip: progress bars after `\\r`) and pip 26.3 (rich progress with erase-line escapes).
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _ERASE_LINE = "\x1b[2K"
 _NOISE = (
@@ -51,12 +53,17 @@ class PipInstall(Filter):
     def __init__(self, argv: list[str]):
         super().__init__(argv)
         self.replaced: list[str] = []
+        self.progress = 0  # download/progress/build chatter dropped
+        self.deps = 0      # `Requirement already satisfied: … (from …)` dropped
 
     def feed(self, line: str):
         text = _clean(line)
         stripped = text.strip()
-        if not stripped or _is_progress(stripped) or stripped.startswith(_NOISE) \
+        if not stripped:
+            return ()
+        if _is_progress(stripped) or stripped.startswith(_NOISE) \
                 or stripped.startswith(_ADVICE):
+            self.progress += 1
             return ()
         if stripped.startswith("Found existing installation: "):
             self.replaced.append(stripped[len("Found existing installation: "):])
@@ -64,6 +71,7 @@ class PipInstall(Filter):
         if stripped.startswith("Requirement already satisfied: "):
             rest = stripped[len("Requirement already satisfied: "):]
             if " (from " in rest:
+                self.deps += 1
                 return ()
             name, _, tail = rest.partition(" in ")
             version = tail.rpartition(" (")[2].rstrip(")") if tail.endswith(")") else ""
@@ -74,6 +82,9 @@ class PipInstall(Filter):
         return (text.rstrip(),)
 
     def finish(self, exit_code: int):
-        if self.replaced:
-            return (f"replaced: {', '.join(self.replaced)}",)
-        return ()
+        out = [f"replaced: {', '.join(self.replaced)}"] if self.replaced else []
+        if self.deps:
+            out.append(omitted(self.deps, "already-satisfied dependency lines"))
+        if self.progress:
+            out.append(omitted(self.progress, "download/progress/build lines"))
+        return out
