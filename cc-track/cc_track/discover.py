@@ -16,11 +16,11 @@ lines that are not JSON objects (malformed, truncated) are skipped and counted.
 """
 import datetime as _dt
 import glob
-import json
 import os
 import time
 
 from . import home
+from .history import json_lines
 from .report import local_iso
 from .spool import estimate_tokens, project_of
 
@@ -90,22 +90,10 @@ def scan_sessions(projects_dir: str, since: float | None = None,
         try:
             if since is not None and os.path.getmtime(path) < since:
                 continue
-            f = open(path, "rb")
         except OSError:
             continue
-        scan.files += 1
-        with f:
-            for raw in f:
-                scan.lines += 1
-                try:
-                    entry = json.loads(raw)
-                except ValueError:
-                    scan.malformed += 1
-                    continue
-                if not isinstance(entry, dict):
-                    scan.malformed += 1
-                    continue
-                _take_entry(scan, entry, since, project)
+        for entry in json_lines(path, scan):
+            _take_entry(scan, entry, since, project)
     return scan
 
 

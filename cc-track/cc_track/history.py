@@ -128,7 +128,9 @@ def _inside(cwd, project) -> bool:
         cwd == project or cwd.startswith(project.rstrip("/") + "/")))
 
 
-def _json_lines(path: str, history: History):
+def json_lines(path: str, history):
+    """The JSON objects of a JSON Lines file; `history` (anything with `files`, `lines` and
+    `malformed` counters: History, discover's SessionScan) counts what was read and skipped."""
     try:
         f = open(path, "rb")
     except OSError:
@@ -168,7 +170,7 @@ def read_claude_session(path: str, history: History) -> Session:
     session = Session("claude", os.path.splitext(os.path.basename(path))[0], path)
     calls: dict[str, ShellCall] = {}
     usage: dict[str, Usage] = {}
-    for entry in _json_lines(path, history):
+    for entry in json_lines(path, history):
         ts = parse_ts(entry.get("timestamp"))
         session.seen(ts)
         if isinstance(entry.get("sessionId"), str):
@@ -268,7 +270,7 @@ def read_codex_session(path: str, history: History) -> Session:
     records: dict = {}
     counts: list = []
     last_total = None
-    for entry in _json_lines(path, history):
+    for entry in json_lines(path, history):
         ts = parse_ts(entry.get("timestamp"))
         session.seen(ts)
         payload = entry.get("payload") if isinstance(entry.get("payload"), dict) else {}
@@ -392,7 +394,7 @@ def read_gemini_session(path: str, history: History) -> Session:
     session = Session("gemini", os.path.splitext(os.path.basename(path))[0], path)
     session.cwd = _gemini_project_root(path)
     messages: dict = {}
-    for entry in _json_lines(path, history):
+    for entry in json_lines(path, history):
         if isinstance(entry.get("sessionId"), str):
             session.id = entry["sessionId"]
             session.seen(parse_ts(entry.get("startTime")))
