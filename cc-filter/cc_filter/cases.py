@@ -25,8 +25,8 @@ from cc_filter.tee import TeePolicy
 from cc_track.spool import estimate_tokens
 
 CASE_KEYS = ("command", "exit_code", "source", "contains", "not_contains", "matches", "equals",
-             "line_count", "description", "min_savings", "ran_in")
-SOURCES = ("captured", "documented")
+             "line_count", "description", "min_savings", "ran_in", "origin")
+SOURCES = ("captured", "documented", "published")
 MIN_SAVINGS = 0.60
 SAVINGS_MIN_LINES = 20
 TEE_HINT_SHOWN = "~/.local/share/ctxcrl/tee/"
@@ -154,6 +154,11 @@ def _load(case: Case) -> None:
         problems.append("exit_code (an integer) is required")
     if data.get("source", "captured") not in SOURCES:
         problems.append(f"source must be one of {', '.join(SOURCES)}")
+    if data.get("source") == "published" and not (
+            isinstance(data.get("origin"), str) and data["origin"].strip()):
+        problems.append('source = "published" needs origin: where the output was published')
+    if "origin" in data and data.get("source") != "published":
+        problems.append('origin is only for source = "published"')
     for key in ("contains", "not_contains", "matches"):
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

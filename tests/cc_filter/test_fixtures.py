@@ -59,3 +59,22 @@ def test_every_snapshot_belongs_to_a_case():
         stale += [f"{folder}/{name}" for name in sorted(files)
                   if name.endswith(".txt") and (folder, name) not in known]
     assert not stale, f"snapshots without a fixture case: {sorted(stale)}"
+
+
+@pytest.mark.parametrize("body, problem", [
+    ('source = "published"', "needs origin"),
+    ('source = "published"\norigin = " "', "needs origin"),
+    ('source = "captured"\norigin = "x/y@1:z"', "origin is only for"),
+])
+def test_a_published_case_names_where_it_was_published(tmp_path, body, problem):
+    folder = tmp_path / "git" / "git-status"
+    folder.mkdir(parents=True)
+    (folder / "c.toml").write_text(f'command = "git status"\nexit_code = 0\n{body}\n')
+    (folder / "c.out").write_text("On branch main\n")
+    [case] = cases.discover(str(tmp_path), "git-status")
+    assert case.error and problem in case.error
+
+
+def test_every_published_case_names_its_origin():
+    published = [c for c in CASES if c.data.get("source") == "published"]
+    assert all(c.data.get("origin") for c in published)
