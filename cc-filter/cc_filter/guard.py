@@ -45,6 +45,8 @@ STREAM_AFTER = 1 << 20
 #: Raw lines shown under the header when a failure would otherwise be invisible.
 TAIL_LINES = 10
 _TAIL_LINE_CHARS = 500
+#: The length of a typical `[full output: ~/.local/share/ctxcrl/tee/<time>_<command>.log]`.
+HINT_CHARS = 70
 _FAILURE_WORDS = (
     "error", "fail", "fatal", "exception", "traceback", "panic", "denied", "not found",
     "no such", "cannot", "can't", "unable", "refused", "rejected", "conflict", "abort",
@@ -372,10 +374,19 @@ class OutputGuard:
             elif exit_code == 0:
                 return self._raw_outcome(o, "never-empty")
         tail_text = self._tail_if_hidden(o, exit_code)
-        if (not redacts and estimate_tokens(out_chars + len(tail_text))
+        if (not redacts and estimate_tokens(out_chars + len(tail_text) + self._hint_chars(exit_code))
                 >= estimate_tokens(self.raw_chars)):
             return self._raw_outcome(o, "never-worse")
         return self._add_tail_and_tee(o, exit_code, out_chars, tail_text)
+
+    def _hint_chars(self, exit_code: int) -> int:
+        """About what the tee hint will add (never worse counts it: a marker and a hint that
+        cost more than the lines they stand for lose to the raw output)."""
+        policy = self.tee_policy
+        if policy is None or not policy.wants(dropped=self.dropped, failed=exit_code != 0,
+                                              raw_size=len(self.raw), changed=True):
+            return 0
+        return HINT_CHARS
 
     def _tail_if_hidden(self, o: Outcome, exit_code: int) -> str:
         """The failure tail, when the command failed and the filtered text does not show it."""

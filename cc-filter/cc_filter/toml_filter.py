@@ -9,6 +9,10 @@ The stages run in this order on every line, as the child produces it:
 strip_ansi → replace (rules chained, `\\1` backreferences) → match_output (remembered) →
 strip_lines_matching | keep_lines_matching → truncate_lines_at → head_lines/tail_lines (one
 `... (N lines omitted)` marker) → max_lines (`... (N lines truncated)`) → on_empty.
+Every non-blank line that strip/keep removed is counted in one last marker,
+`... (N lines omitted)` (strip) or `... (N other lines omitted)` (keep); a match_output
+message that replaces the output is followed by `... (N lines omitted)` for the lines it
+replaced. So the runner keeps the raw output in the tee dir and points to it.
 
 Decisions where DESIGN is silent (see the README):
 - match_output patterns and their `unless` are searched line by line (a pattern cannot span
@@ -332,6 +336,7 @@ class TomlFilter(Filter):
         self.held = None
         self.nonblank = False  # a non-blank line came out (on_empty is not needed)
         self.dropped = False
+        self.stripped = 0  # non-blank lines strip/keep removed
 
     def feed(self, line: str):
         return self.feed_lines([line])
@@ -380,7 +385,10 @@ class TomlFilter(Filter):
             if not short:
                 probe = test
                 test = lambda x: probe(x if len(x) <= limit else x[:limit])  # noqa: E731
-            lines = list(filter(test, lines) if c.keep else filterfalse(test, lines))
+            kept = list(filter(test, lines) if c.keep else filterfalse(test, lines))
+            if len(kept) < len(lines):
+                self.stripped += _nonblank(lines) - _nonblank(kept)
+            lines = kept
         return self._shape(lines)
 
     def _joined_stages(self, text: str, plain, ascii_form, spaces: bool) -> list[str]:
@@ -393,6 +401,9 @@ class TomlFilter(Filter):
         if joined.match_output:
             self._match_output(joined.match_output, lambda rx: rx.search(text, 1) is not None)
         if joined.drop is not None:
+            gone = sum(1 for m in joined.drop.finditer(text) if not m.group().isspace())
+            if gone:  # each match is "\n" + a removed line
+                self.stripped += gone
             text = joined.drop.sub("", text)
             if not text:
                 return []  # every line dropped
@@ -479,6 +490,20 @@ class TomlFilter(Filter):
         self.cut += len(lines) - keep
         return lines[:keep]
 
+    def _replaced(self, message: str, tail: list[str]) -> list[str]:
+        """A match_output message instead of the output: the lines it replaces are counted
+        (those held back, the tail, and what the markers of the tail already counted)."""
+        replaced = _nonblank(self._released())
+        for line in tail:
+            counted = _marker_count(line)
+            replaced += counted if counted is not None else (1 if line.strip() else 0)
+        self.held = None
+        out = message.rstrip("\n").split("\n")
+        if replaced:
+            self.dropped = True
+            out.append(omitted(replaced))
+        return out
+
     def _hold(self, lines: list[str]) -> None:
         if self.held is None:
             from cc_filter.spill import SpillBuffer
@@ -509,20 +534,33 @@ class TomlFilter(Filter):
             tail.append(truncated(self.cut))
         if not self.nonblank and any(x.strip() for x in tail):
             self.nonblank = True
+        if self.stripped:
+            self.dropped = True
+            tail.append(omitted(self.stripped, "other lines" if self.c.keep else "lines"))
         for i, (_rx, message, _unless) in enumerate(self.c.match_output):
             if self.matched[i] and not self.unless_hit[i]:
-                if self.held is not None:
-                    self.held.close()
-                    self.held = None
-                return message.rstrip("\n").split("\n")
+                return self._replaced(message, tail)
         if not self.nonblank and exit_code == 0 and self.spec["on_empty"]:
             if self.held is not None:
                 self.held.close()
                 self.held = None
-            return [self.spec["on_empty"]]
+            return [self.spec["on_empty"]] + tail  # tail: at most the markers
         if self.held is not None:
             return _chain(self._released(), tail)
         return tail
+
+
+def _nonblank(lines) -> int:
+    return sum(1 for x in lines if x and not x.isspace())
+
+
+def _marker_count(line: str) -> int | None:
+    """N of an `... (N … omitted)` / `... (N … truncated)` marker line, else None."""
+    if line.startswith("... (") and line.endswith((" omitted)", " truncated)")):
+        number = line[5:].split(" ", 1)[0]
+        if number.isdigit():
+            return int(number)
+    return None
 
 
 def _chain(first, second):

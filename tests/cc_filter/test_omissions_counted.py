@@ -1,13 +1,19 @@
-"""Every omission is counted (issue 14, principle 2): for the filters listed in `ACCOUNTED`,
-every raw fixture line that does not reach the answer on a successful run must be accounted for
-by the counts in the `... (N <kind> omitted)` markers, and a run that dropped anything must end
-with the tee hint (`[full output: …]`) so the raw output can be recovered.
+"""Every omission is counted (issue 14, principle 2): on every successful fixture run of every
+filter, each raw line that does not reach the answer must be accounted for by the counts of
+the `... (N <kind> omitted)` markers, and a run that dropped anything must end with the tee hint
+(`[full output: …]`) so the raw output can be recovered (`cc-filter raw`).
 
-A line "reaches the answer" when its text (ANSI and redraws resolved, stripped) appears in the
-output, or when the filter states it in its own words (`CONDENSED`: the prefixes a filter
-rewrites, e.g. `Found existing installation: x` becomes part of `replaced: x, …`). Blank lines
-carry nothing and are not counted. The test fails when a filter drops a line without counting
-it, and when the counts claim more lines than vanished.
+A raw line "reaches the answer" when its text (ANSI and redraws resolved, stripped) is part of
+a line of the output (so `line (×3)`, an indented or prefixed copy count), or when the filter
+states it in its own words: `RESTATED` lists, per filter, the raw lines it rewrites (as
+regexes matched at the start of the line) — a summary such as `Successfully installed a b`
+becoming `installed: a, b`. Blank lines carry nothing and are not counted. The test fails when
+a filter drops a line without counting it, and when the counts claim more lines than vanished.
+A failed run is covered by the runner instead (the raw tail under `[exit code N; …]`, and the
+tee file of every failed run over `min_size`).
+
+`EXEMPT` names the filters whose answer is a re-laid-out form of every raw line (a table
+re-aligned, porcelain turned into words), where "vanished" has no meaning, and says why.
 """
 import os
 import re
@@ -15,18 +21,69 @@ import re
 import pytest
 
 from cc_filter import cases, catalogue
-from cc_filter.filters.python.pip_install import _clean
+from cc_filter.lines import strip_ansi
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(REPO, "tests", "fixtures")
 
-#: filter → raw-line prefixes the filter restates in other words instead of dropping
-ACCOUNTED = {
-    "pip-install": ("Found existing installation: ", "Requirement already satisfied: ",
-                    "Successfully installed "),
+# Each table keeps one section per ecosystem folder of cc_filter/filters/ (one entry a line).
+
+#: filter → regexes (matched at the start of a raw line) of the lines the filter states in
+#: other words instead of dropping them
+RESTATED: dict[str, tuple[str, ...]] = {
+    # python
+    "pip-install": (r"Found existing installation: ", r"Requirement already satisfied: (?!.* \(from )",
+                    r"Successfully installed "),
+    # git
+    # files
+    # js
+    # rust, go, jvm, c
+    # ruby, php, lint
+    # system, infra
 }
-_MARKER = re.compile(r"^\.\.\. \((\d+) [^()]+ omitted\)$")
-CASES = [c for c in cases.discover(FIXTURES) if c.filter_name in ACCOUNTED]
+#: filter → (regex, replacement) applied to each raw line before it is looked for: the part
+#: of a line that the filter moves elsewhere (grep's path, shown once as the file's header)
+RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
+    # files
+    # git
+    # js
+    # python
+    # rust, go, jvm, c
+    # ruby, php, lint
+    # system, infra
+}
+#: filter → why its answer has no line-for-line relation to the raw output
+EXEMPT = {
+    "generic": "the fallback: its own tests count every cut (tests/cc_filter/test_fallback.py)",
+}
+#: filters whose dropped lines are not all counted yet (xfail, strict: remove a filter once it
+#: passes); one section per ecosystem
+PENDING = {
+    # files
+    "find", "grep", "ls", "tree",
+    # git
+    "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
+    "git-pull", "git-show", "git-stash", "git-status",
+    # js
+    "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
+    "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
+    # python
+    "black", "pip-show", "pyright", "pytest", "unittest", "uv",
+    # rust, go, jvm, c
+    "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
+    "cmake", "gcc", "make", "ninja",
+    # ruby, php, lint
+    "composer", "phpunit", "rspec", "rubocop",
+    # system, infra
+    "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
+}
+_MARKERS = (
+    re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
+    re.compile(r"^\s*\+(\d+) [\w() -]+$"),                                 # lines.cap: `+N more`
+    re.compile(r"^\.\.\. lines (\d+)–(\d+) omitted \("),                   # read: a range of lines
+)
+CASES = [c for c in cases.discover(FIXTURES)
+         if c.filter_name not in EXEMPT and c.data.get("exit_code") == 0]
 
 
 @pytest.fixture(autouse=True)
@@ -35,29 +92,56 @@ def _in_repo(monkeypatch):
     catalogue.reset()
 
 
-def _restated(filter_name: str, text: str) -> bool:
-    if filter_name == "pip-install" and text.startswith("Requirement already satisfied: ") \
-            and " (from " in text:
-        return False  # a dependency's line: dropped, must be counted
-    return text.startswith(ACCOUNTED[filter_name])
+def _words(line: str) -> str:
+    """A line as compared: ANSI and redraws resolved, runs of white space made one space."""
+    return " ".join(strip_ansi(line.split("\r")[-1] if "\r" in line else line).split())
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def counted_by_markers(output: str) -> int:
+    total = 0
+    for line in output.splitlines():
+        for marker in _MARKERS:
+            m = marker.match(line)
+            if m:
+                numbers = [int(g) for g in m.groups()]
+                total += numbers[0] if len(numbers) == 1 else numbers[1] - numbers[0] + 1
+                break
+    return total
+
+
+def vanished_lines(case, output: str) -> list[str]:
+    """The raw lines of `case` that reach `output` neither as text nor restated."""
+    with open(case.out_path, "rb") as f:
+        raw = f.read().decode("utf-8", "replace")
+    name = case.filter_name
+    restated = re.compile("|".join(f"(?:{p})" for p in RESTATED.get(name, ())) or r"(?!)")
+    reshape = [(re.compile(p), r) for p, r in RESHAPED.get(name, ())]
+    shown = "\n".join(_words(line) for line in output.splitlines())
+    gone = []
+    for line in raw.split("\n"):
+        text = _words(line)
+        if not text or restated.match(text):
+            continue
+        for rx, replacement in reshape:
+            text = rx.sub(replacement, text)
+        if text not in shown:
+            gone.append(text)
+    return gone
+
+
+def _marks(case):
+    if case.filter_name in PENDING:
+        return pytest.param(case, id=case.id, marks=pytest.mark.xfail(
+            strict=False, reason="dropped lines not all counted yet"))
+    return pytest.param(case, id=case.id)
+
+
+@pytest.mark.parametrize("case", [_marks(c) for c in CASES])
 def test_dropped_lines_are_counted(case, tmp_path):
     result = cases.run_fixture_case(case, tee_dir=str(tmp_path / "tee"))
     assert not result.failures, "\n".join(result.failures)
-    if case.data["exit_code"] != 0:
-        pytest.skip("failed run: the raw tail and tee file cover it (guard rules)")
-    with open(case.out_path, "rb") as f:
-        raw = f.read().decode("utf-8", "replace")
-    out_lines = result.output.splitlines()
-    shown = {line.strip() for line in out_lines}
-    counted = sum(int(m.group(1)) for m in map(_MARKER.match, out_lines) if m)
-    vanished = []
-    for line in raw.split("\n"):
-        text = _clean(line.split("\r")[-1] if "\r" in line else line).strip()
-        if text and text not in shown and not _restated(case.filter_name, text):
-            vanished.append(text)
+    counted = counted_by_markers(result.output)
+    vanished = vanished_lines(case, result.output)
     assert counted == len(vanished), (
         f"{case.id}: {len(vanished)} raw lines vanished, markers count {counted}; "
         f"first vanished: {vanished[:3]}")

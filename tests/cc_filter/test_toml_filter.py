@@ -101,8 +101,9 @@ def test_match_output_first_rule_whose_unless_does_not_match():
         {"pattern": "Already up to date", "message": "ok: up to date", "unless": "error"},
         {"pattern": "up to date", "message": "second rule"},
     ])
-    assert run(spec, "fetching\nAlready up to date.") == ["ok: up to date"]
-    assert run(spec, "error: x\nAlready up to date.") == ["second rule"]
+    # the message stands for the lines it replaced: they are counted
+    assert run(spec, "fetching\nAlready up to date.") == ["ok: up to date", "... (2 lines omitted)"]
+    assert run(spec, "error: x\nAlready up to date.") == ["second rule", "... (2 lines omitted)"]
     assert run(spec, "nothing relevant") == ["nothing relevant"]
 
 
@@ -110,13 +111,16 @@ def test_match_output_sees_text_after_replace_and_before_strip():
     spec = spec_of(replace=[{"pattern": "colour", "replacement": "color"}],
                    match_output=[{"pattern": "color", "message": "matched"}],
                    strip_lines_matching=["color"])
-    assert run(spec, "colour") == ["matched"]
+    assert run(spec, "colour") == ["matched", "... (1 lines omitted)"]
 
 
 def test_strip_and_keep_lines():
-    assert run(spec_of(strip_lines_matching=["^#", "^\\s*$"]), "# c\na\n\n  \nb") == ["a", "b"]
+    # every non-blank line removed is counted (blank ones carry nothing)
+    assert run(spec_of(strip_lines_matching=["^#", "^\\s*$"]), "# c\na\n\n  \nb") == \
+        ["a", "b", "... (1 lines omitted)"]
     assert run(spec_of(keep_lines_matching=["error", "(warn)ing"]), "x\nerror 1\nwarning\ny") == \
-        ["error 1", "warning"]
+        ["error 1", "warning", "... (2 other lines omitted)"]
+    assert run(spec_of(strip_lines_matching=["^\\s*$"]), "a\n\n \nb") == ["a", "b"]
 
 
 def test_truncate_lines_at():
@@ -142,8 +146,8 @@ def test_max_lines_after_head_tail():
 
 def test_on_empty_only_on_success():
     spec = spec_of(strip_lines_matching=["."], on_empty="all good")
-    assert run(spec, "a\nb") == ["all good"]
-    assert run(spec, "a\nb", exit_code=1) == []
+    assert run(spec, "a\nb") == ["all good", "... (2 lines omitted)"]
+    assert run(spec, "a\nb", exit_code=1) == ["... (2 lines omitted)"]
 
 
 def test_stage_order_is_exact():
@@ -158,7 +162,7 @@ def test_stage_order_is_exact():
     )
     text = "\x1b[2mDROP me\x1b[0m\nkeep 1 and a long tail\nkeep 2\nDROP x\nkeep 3\nkeep 4"
     assert run(spec, text) == ["keep 1 and a…", "keep 2", "... (1 lines omitted)",
-                               "... (1 lines truncated)"]
+                               "... (1 lines truncated)", "... (2 lines omitted)"]
 
 
 def test_streaming_batches_equal_whole_text():
@@ -289,7 +293,7 @@ def test_anchored_line_local_rules_run_joined_and_ascii():
     f = make_class(spec)([])
     with joined_for_every_block():
         assert f.feed_text(text) + list(f.finish(0)) == [
-            "INFO n0", "INFO n2", "... (2 lines omitted)", "INFO n8"]
+            "INFO n0", "INFO n2", "... (2 lines omitted)", "INFO n8", "... (4 lines omitted)"]
     for unsafe in ("^\\s", "^[^x]", "x", "^a|b", "^a\\Z", "^(?s:.)"):
         assert make_class(spec_of(strip_lines_matching=[unsafe]))([]).c.joined() is None
 
@@ -302,4 +306,5 @@ def test_ascii_rules_are_not_used_where_they_differ(text):
     f = make_class(spec)([])
     assert f.c.joined() is not None
     with joined_for_every_block():
-        assert f.feed_text(text) + list(f.finish(0)) == [text.split("\n")[0]]
+        assert f.feed_text(text) + list(f.finish(0)) == [text.split("\n")[0],
+                                                         "... (1 lines omitted)"]

@@ -179,6 +179,8 @@ def test_untrusted_project_filter_never_runs_and_editing_revokes_trust(sandbox):
     filters.mkdir(parents=True)
     evil = filters / "evil-ls.toml"
     evil.write_text(EVIL_FILTER)
+    for i in range(40):  # a listing long enough that `PWNED` and its counted marker are shorter
+        (sandbox.project / f"module_{i:02}.py").write_text("")
 
     done = _ls(sandbox)
     assert done.returncode == 0 and "calc.py" in done.stdout and "PWNED" not in done.stdout
