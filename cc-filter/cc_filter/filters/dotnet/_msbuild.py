@@ -39,8 +39,11 @@ _RESTORE = ("Determining projects to restore...", "All projects are up-to-date f
             "Restore succeeded", "Lock file has not changed", "Installing ", "Installed ",
             "CACHE ", "GET https://", "OK https://", "NotFound https://")
 _TIMING = ("Time Elapsed ",)
+#: The console logger's line for a project's output: `  Lib -> /p/bin/Debug/net8.0/Lib.dll`.
+_OUTPUT = LazyPattern(r"^  [^\s:()\[\]][^:()\[\]]*? -> \S")
 #: The terminal logger's line for a project that built: `  Lib succeeded (0.1s) → bin/Lib.dll`.
-_TL_PROJECT_OK = LazyPattern(r"^\s+\S.*? (?:test )?succeeded(?: with \d+ warning\(s\))? \([\d.]+s\)")
+_TL_PROJECT_OK = LazyPattern(
+    r"^\s+\S.*? (?:test )?succeeded(?: with \d+ warning\(s\))? \([\d.]+s\)")
 
 
 def split_project(text: str) -> tuple[str, str]:
@@ -83,6 +86,9 @@ class MSBuildOutput:
         self.counts = {"restore": 0, "banner": 0, "outputs": 0, "timing": 0}
 
     def line(self, line: str, stripped: str):
+        diagnostic = parse_diagnostic(line)  # first: a diagnostic is never taken for progress
+        if diagnostic is not None:
+            return self._diagnostic(line, diagnostic)
         if stripped.startswith(_RESTORE):
             self.counts["restore"] += 1
             return ()
@@ -92,16 +98,13 @@ class MSBuildOutput:
         if stripped.startswith(_TIMING):
             self.counts["timing"] += 1
             return ()
-        if line.startswith("  ") and " -> " in stripped and not stripped.startswith(("at ", "-")):
+        if " -> " in stripped and _OUTPUT.match(line):
             self.counts["outputs"] += 1  # `  Lib -> /p/bin/Debug/net8.0/Lib.dll`
             return ()
         if " succeeded" in stripped and _TL_PROJECT_OK.match(line):
             self.counts["outputs"] += 1
             return ()
-        diagnostic = parse_diagnostic(line)
-        if diagnostic is None:
-            return None
-        return self._diagnostic(line, diagnostic)
+        return None
 
     def _diagnostic(self, line: str, diagnostic):
         indent, where, category, code, text, project = diagnostic

@@ -11,9 +11,10 @@ are counted); `Skipped` lines (capped); the summaries `Failed!  - Failed: 1, Pas
 xUnit.net's own lines (`[xUnit.net 00:00:00.08]     Ns.Class.Test [FAIL]` and the message and
 stack under it) say again what VSTest's block says: they are dropped, counted, when VSTest
 reported the same test, and shown otherwise (a crash before VSTest's report).
-Counted: passing tests (`  Passed X [1 ms]`), the VSTest banner and progress (`Test run for …`,
-`Starting test execution, please wait...`, `A total of 1 test files matched …`), xUnit.net's
-progress (`Discovering:`, `Starting:`, `Finished:` …). `--list-tests`, `--help` pass through.
+Counted: passing tests (`  Passed X [1 ms]`) and their `Standard Output Messages:`, the VSTest
+banner and progress (`Test run for …`, `Starting test execution, please wait...`, `A total of 1
+test files matched …`, NUnit's adapter lines), xUnit.net's progress (`Discovering:`,
+`Starting:`, `Finished:` …). `--list-tests`, `--help` pass through.
 Published cases: the terminal logger's output in xunit.net's getting-started page (SDK 9,
 xunit.runner.visualstudio 3.1.1).
 """
@@ -27,7 +28,8 @@ _XUNIT = LazyPattern(r"^\[xUnit\.net [\d:.]+\] ?(?P<rest>.*)$")
 _XUNIT_PROGRESS = ("xUnit.net VSTest Adapter", "Discovering:", "Discovered:", "Starting:",
                    "Finished:", "xUnit.net ")
 _PROGRESS = ("Starting test execution, please wait...", "A total of ", "Test run for ",
-             "Build started, please wait...", "Build completed.")
+             "Build started, please wait...", "Build completed.", "NUnit Adapter ",
+             "NUnit3TestExecutor discovered ", "Running all tests in ")
 _SKIP_LIMIT = 10
 _BLOCK_LIMIT = 60  # lines kept of one failing test's block
 
@@ -42,13 +44,15 @@ class DotnetTest(TrimmedLineFilter):
         self.passthrough = passthrough(argv) or any(
             a in ("--list-tests", "-t") for a in argv[1:])
         self.msbuild = MSBuildOutput()
-        self.block: int | None = None  # indentation of the failing test's block we are in
+        self.block: int | None = None  # indentation of the test result block we are in
+        self.block_passed = False  # that block is a passing test's (its output is counted)
+        self.block_vstest = False  # VSTest's block: every indented line until the next result
         self.block_lines = 0
         self.reported: set[str] = set()  # failing tests VSTest reported
         self.xunit: list[tuple[str, list[str]]] = []  # xUnit.net [FAIL] blocks, held back
         self.xunit_block: list[str] | None = None
         self.counts = {"passed": 0, "frames": 0, "progress": 0, "xunit": 0, "block": 0,
-                       "skipped": 0, "xunit_progress": 0}
+                       "skipped": 0, "xunit_progress": 0, "passed_output": 0}
         self.skips = 0
 
     def feed_trimmed(self, line: str, stripped: str):
@@ -58,8 +62,8 @@ class DotnetTest(TrimmedLineFilter):
         self.xunit_block = None
         indent = len(line) - len(line.lstrip())
         if self.block is not None:
-            if indent > self.block or (indent == self.block and not _VSTEST_RESULT.match(line)
-                                       and not stripped.endswith("TESTERROR:")):
+            if indent > self.block or (self.block_vstest and indent > 0
+                                       and not _VSTEST_RESULT.match(line)):
                 return self._block_line(line, stripped)
             self.block = None
         result = _VSTEST_RESULT.match(line) if line.startswith(" ") else None
@@ -67,6 +71,7 @@ class DotnetTest(TrimmedLineFilter):
             word = result.group("word")
             if word == "Passed":
                 self.counts["passed"] += 1
+                self._open_block(indent, passed=True)
                 return ()
             if word == "Skipped":
                 self.skips += 1
@@ -84,14 +89,19 @@ class DotnetTest(TrimmedLineFilter):
         if shown is None:
             return (line,)
         if stripped.endswith("error TESTERROR:"):  # the terminal logger's failing test
-            self._open_block(indent)
+            self._open_block(indent, vstest=False)
         return shown
 
-    def _open_block(self, indent: int) -> None:
+    def _open_block(self, indent: int, passed: bool = False, vstest: bool = True) -> None:
         self.block = indent
+        self.block_passed = passed
+        self.block_vstest = vstest
         self.block_lines = 0
 
     def _block_line(self, line: str, stripped: str):
+        if self.block_passed:  # `Standard Output Messages:` of a passing test
+            self.counts["passed_output"] += 1
+            return ()
         failed = _TL_FAILED.match(line)
         if failed is not None:
             self.reported.add(failed.group("name"))
@@ -123,15 +133,21 @@ class DotnetTest(TrimmedLineFilter):
             return ()
         return (line,)  # [SKIP] lines, test output xUnit.net printed on its own
 
+    def _was_reported(self, name: str) -> bool:
+        """VSTest names a test by its full name (xUnit.net) or by its method alone (MSTest)."""
+        return name in self.reported or any(
+            name.endswith("." + r) or r.endswith("." + name) for r in self.reported)
+
     def finish(self, exit_code: int):
         out = []
         for name, block in self.xunit:
-            if name in self.reported:
+            if self._was_reported(name):
                 self.counts["xunit"] += len(block)
             else:
                 out.extend(block)
         out.extend(self.msbuild.closing())
-        kinds = (("passed", "passing tests"), ("skipped", "more skipped tests"),
+        kinds = (("passed", "passing tests"), ("passed_output", "output lines of passing tests"),
+                 ("skipped", "more skipped tests"),
                  ("frames", "framework stack frames"), ("block", "more lines of failing tests"),
                  ("xunit", "xUnit.net lines said again by VSTest"),
                  ("xunit_progress", "xUnit.net progress lines"),

@@ -33,7 +33,8 @@ _RESOLVE = ("Updating ", "Resolving ", "Done updating", "Fetching artifacts", "F
 _COMPILE = ("Compiling ", "compiling ", "Done compiling", "done compiling", "Packaging ",
             "Done packaging", "Main Scala API documentation", "Main Java API documentation",
             "Wrote ", "Build triggered", "Formatting ", "Reformatted ", "Checking ")
-_SUMMARY = ("Run completed in ", "Total number of tests run:", "Suites: completed ",
+_SUMMARY = ("Run completed in ", "Test run finished: ", "Total number of tests run:",
+            "Suites: completed ",
             "Tests: succeeded ", "Tests: ", "All tests passed.", "*** ", "Passed: Total ",
             "Failed: Total ", "No tests were executed", "No tests to run", "ScalaTest",
             "Total for specification ", "Finished in ", "Error: Total ")
@@ -90,6 +91,9 @@ class Sbt(TrimmedLineFilter):
             return ()
         if body.startswith(_COMPILE):
             self.counts["compile"] += 1
+            return ()
+        if body.startswith("Test ") and body.endswith(" started"):  # junit-interface
+            self.counts["passed"] += 1
             return ()
         if body.startswith(_SUMMARY):
             self._drop_pending()
