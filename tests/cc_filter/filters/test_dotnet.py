@@ -152,3 +152,27 @@ def test_xunit_failure_is_shown_when_vstest_never_reported_it():
 def test_list_tests_passes_through():
     lines = ["The following Tests are available:", "    MyFirstUnitTests.UnitTest1.PassingTest"]
     assert run(DotnetTest, ["dotnet", "test", "--list-tests"], lines, 0) == lines
+
+
+def test_vstest_16_result_marks():
+    # VSTest 16.x console output quoted in Alex Bunardzic's opensource.com TDD series (2019)
+    text = """\
+A total of 1 test files matched the specified pattern.
+[xUnit.net 00:00:00.57] tests.UnitTest1.Add1ItemPrice10GrandTotal10 [FAIL]
+  X tests.UnitTest1.Add1ItemPrice10GrandTotal10 [4ms]
+  Error Message:
+   Assert.Equal() Failure
+Expected: 10
+Actual: 0
+
+Test Run Failed.
+Total tests: 4
+     Passed: 3
+         Failed: 1
+ Total time: 1.0320 Seconds
+"""
+    out = run(DotnetTest, ["dotnet", "test"], text.splitlines())
+    assert out[:3] == ["  X tests.UnitTest1.Add1ItemPrice10GrandTotal10 [4ms]", "  Error Message:",
+                       "   Assert.Equal() Failure"]
+    assert "Expected: 10" in out and "Actual: 0" in out and "Test Run Failed." in out
+    assert not any(line.startswith("[xUnit.net") for line in out)  # VSTest reported it

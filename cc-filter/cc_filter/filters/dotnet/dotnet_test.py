@@ -22,7 +22,10 @@ from cc_filter.filters.dotnet._msbuild import MSBuildOutput
 from cc_filter.filters.dotnet.dotnet_build import passthrough
 from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
 
-_VSTEST_RESULT = LazyPattern(r"^\s+(?P<word>Passed|Failed|Skipped) (?P<name>.+) \[[^\[\]]*\]$")
+#: `  Failed Ns.Class.Test [12 ms]`; VSTest 16.x marked results `√` (passed), `X`, `!` (skipped)
+_VSTEST_RESULT = LazyPattern(
+    r"^\s+(?P<word>Passed|Failed|Skipped|√|X|!) (?P<name>.+) \[[^\[\]]*\]$")
+_WORDS = {"√": "Passed", "X": "Failed", "!": "Skipped"}
 _TL_FAILED = LazyPattern(r"^\s+(?P<name>.+) \([^()]*\): Error Message:")
 _XUNIT = LazyPattern(r"^\[xUnit\.net [\d:.]+\] ?(?P<rest>.*)$")
 _XUNIT_PROGRESS = ("xUnit.net VSTest Adapter", "Discovering:", "Discovered:", "Starting:",
@@ -68,7 +71,7 @@ class DotnetTest(TrimmedLineFilter):
             self.block = None
         result = _VSTEST_RESULT.match(line) if line.startswith(" ") else None
         if result is not None:
-            word = result.group("word")
+            word = _WORDS.get(result.group("word"), result.group("word"))
             if word == "Passed":
                 self.counts["passed"] += 1
                 self._open_block(indent, passed=True)
