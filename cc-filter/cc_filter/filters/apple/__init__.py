@@ -1,0 +1,1 @@
+"""Apple toolchains: xcodebuild, swift build / swift test."""
