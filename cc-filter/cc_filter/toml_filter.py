@@ -257,7 +257,7 @@ class _Joined:
     lookup instead of a Unicode database call (a third faster on timestamps). A non-ASCII
     pattern keeps Unicode rules (under (?i), `ſ` matches `s`)."""
 
-    __slots__ = ("replace", "match_output", "drop")
+    __slots__ = ("replace", "match_output", "drop", "drops_blank")
 
     @classmethod
     def of(cls, spec: dict, rules, keep: bool, re, ascii: bool):
@@ -286,6 +286,7 @@ class _Joined:
             joined.match_output.append((compiled(pattern, pattern), message,
                                         compiled(unless, unless) if unless else None))
         joined.drop = None
+        joined.drops_blank = False
         if rules:
             bodies = [line_start_body(p) for p in rules]
             if None in bodies:
@@ -293,6 +294,8 @@ class _Joined:
             either = "|".join(f"(?:{b})" for b in bodies)
             joined.drop = compiled(f"\\n(?!{either})[^\\n]*" if keep
                                    else f"\\n(?:{either})[^\\n]*", *rules)
+            # blank lines are not counted as dropped: find them only if a rule can drop one
+            joined.drops_blank = any(joined.drop.fullmatch(x) for x in ("\n", "\n ", "\n\t"))
         return joined
 
 
@@ -401,10 +404,13 @@ class TomlFilter(Filter):
         if joined.match_output:
             self._match_output(joined.match_output, lambda rx: rx.search(text, 1) is not None)
         if joined.drop is not None:
-            gone = sum(1 for m in joined.drop.finditer(text) if not m.group().isspace())
-            if gone:  # each match is "\n" + a removed line
+            kept, gone = joined.drop.subn("", text)  # each match: "\n" + a removed line
+            if gone:
                 self.stripped += gone
-            text = joined.drop.sub("", text)
+                if joined.drops_blank:
+                    blank = _blank_lines()
+                    self.stripped -= len(blank.findall(text)) - len(blank.findall(kept))
+            text = kept
             if not text:
                 return []  # every line dropped
         return self._shape(*self._showable(text[1:]))
@@ -548,6 +554,19 @@ class TomlFilter(Filter):
         if self.held is not None:
             return _chain(self._released(), tail)
         return tail
+
+
+_BLANK = None
+
+
+def _blank_lines():
+    """A regex finding the blank lines of "\n"-joined text ("\n" + only white space)."""
+    global _BLANK
+    if _BLANK is None:
+        import re
+
+        _BLANK = re.compile(r"\n[^\S\n]*(?=\n|$)")
+    return _BLANK
 
 
 def _nonblank(lines) -> int:
