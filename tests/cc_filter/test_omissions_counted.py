@@ -24,6 +24,7 @@ FIXTURES = os.path.join(REPO, "tests", "fixtures")
 ACCOUNTED = {
     "pip-install": ("Found existing installation: ", "Requirement already satisfied: ",
                     "Successfully installed "),
+    "cargo-nextest": (),
 }
 _MARKER = re.compile(r"^\.\.\. \((\d+) [^()]+ omitted\)$")
 CASES = [c for c in cases.discover(FIXTURES) if c.filter_name in ACCOUNTED]
