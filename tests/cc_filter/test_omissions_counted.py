@@ -25,6 +25,7 @@ ACCOUNTED = {
     "pip-install": ("Found existing installation: ", "Requirement already satisfied: ",
                     "Successfully installed "),
     "cargo-nextest": (),
+    "golangci-lint": (),
 }
 _MARKER = re.compile(r"^\.\.\. \((\d+) [^()]+ omitted\)$")
 CASES = [c for c in cases.discover(FIXTURES) if c.filter_name in ACCOUNTED]
