@@ -31,12 +31,20 @@ def _in_repo(monkeypatch):
     ("npm run dev", False), ("rails s", False), ("flask run", False), ("cargo run", False),
     ("echo hi", False), ("mkdir -p x", False), ("sleep 10", False),
     ("git rebase -i main", False), ("git add -p", False), ("git rebase main", True),
-    ("golangci-lint run", True), ("cargo nextest run", True),
+    ("pre-commit run", True), ("tox run", True),
 ])
 def test_which_commands_get_the_fallback(key, gets_it):
     assert (fallback.refusal(key) is None) == gets_it
     entry = catalogue.lookup(key, REPO)
     assert (entry is not None and entry.name == "generic") == gets_it
+
+
+@pytest.mark.parametrize("key, name", [
+    ("golangci-lint run", "golangci-lint"), ("cargo nextest run", "cargo-nextest"),
+])
+def test_a_run_that_is_a_check_is_not_refused_and_has_its_own_filter(key, name):
+    assert fallback.refusal(key) is None  # `run` of these is a check, not a program
+    assert catalogue.lookup(key, REPO).name == name
 
 
 def test_a_command_with_its_own_filter_never_gets_the_fallback():

@@ -13,8 +13,8 @@ lines and quiet-mode dots, the repeated `failures:` name list, empty suites' `te
 `Finished …` line once tests ran. A section whose first line is the test's own panic becomes
 one line: `---- tests::x panicked at src/lib.rs:10:9:`.
 Passes everything through for `--message-format=json`, `-- --format json|junit|terse` and
-`-- --list`. Injects nothing. cargo-nextest could not be installed here (its registry is not
-reachable), so `cargo nextest` is not matched. Tested with cargo / rustc 1.95.0 (default
+`-- --list`. Injects nothing. `cargo nextest` has its own filter (cargo-nextest). Tested with
+cargo / rustc 1.95.0 (default
 and -q output, workspace runs with --no-fail-fast).
 """
 from cc_filter.filter import Filter
