@@ -47,6 +47,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
 #: of a line that the filter moves elsewhere (grep's path, shown once as the file's header)
 RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # files
+    # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
+    "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
+             (r"^(?!\d+:)[^:]+:\s*", "")),
     # git
     # js
     # python
@@ -62,7 +65,7 @@ EXEMPT = {
 #: passes); one section per ecosystem
 PENDING = {
     # files
-    "find", "grep", "ls", "tree",
+    "find", "ls", "tree",
     # git
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",

@@ -8,7 +8,8 @@ first matches (an even share of `SHOWN_OVER_BUDGET`, at least one), and `... (N 
 omitted)` for the rest of that file — the runner's tee keeps them all and the hint says where.
 More than `FILE_LIMIT` files end with `... (N files omitted)`. A line longer than `LINE_LIMIT`
 characters is cut to a window around the first occurrence of a literal pattern (or its start)
-with `… [N more chars]`. Errors (`grep: x: No such file or directory`, `binary file matches`)
+with `… [N more chars]`, and the answer ends with `... (N long lines truncated)` for them.
+Errors (`grep: x: No such file or directory`, `binary file matches`)
 come after the matches, unchanged. Never altered: `-c`/`--count`, `-l`/`--files-with-matches`,
 `-L`, `--json`, `-q` output; context output (`-A`/`-B`/`-C`), `--heading` and single-file
 output are not regrouped: their lines pass as printed (long lines cut) up to the same budget,
@@ -19,7 +20,7 @@ Memory stays bounded: past the budget only the first matches of each file are he
 import os
 
 from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.lines import omitted, strip_ansi, truncated
 
 MATCH_BUDGET = 200
 CHAR_BUDGET = 16_000
@@ -171,6 +172,7 @@ class Grep(Filter):
         self.cut_hidden = 0  # lines of the "cut" mode past the budget
         self.errors: list[str] = []
         self.hidden_errors = 0
+        self.cut_shown = 0  # long lines shown cut (cut mode; grouped: counted when shown)
         self.dropped = False
 
     def _prefix(self, line: str) -> tuple[str, str]:
@@ -218,6 +220,7 @@ class Grep(Filter):
         prefix, text = self._prefix(line)
         text, cut = cut_line(text, self.args.pattern, self.args.ignore_case)
         self.dropped = self.dropped or cut
+        self.cut_shown += cut
         self.total += 1
         self.chars += len(prefix) + len(text) + 1
         if self.total > MATCH_BUDGET * 2 or self.chars > CHAR_BUDGET:
@@ -255,7 +258,7 @@ class Grep(Filter):
         text, cut = cut_line(text.rstrip(), args.pattern, args.ignore_case)
         self.dropped = self.dropped or cut
         shown = f"{number}: {text}" if number else text
-        entry[0].append(shown)
+        entry[0].append((shown, cut))
         if not self.over:
             self.chars += len(shown) + 3
             if self.total > MATCH_BUDGET or self.chars > CHAR_BUDGET:
@@ -268,12 +271,18 @@ class Grep(Filter):
         for entry in self.files.values():
             del entry[0][PER_FILE_MAX:]
 
+    def _cut_marker(self) -> list[str]:
+        if not self.cut_shown:
+            return []
+        return [truncated(self.cut_shown, "long line" if self.cut_shown == 1 else "long lines")]
+
     def finish(self, exit_code):
         if self.args.mode == "cut":
+            out = self._cut_marker()
             if self.cut_hidden:
                 self.dropped = True
-                return [omitted(self.cut_hidden, "more lines")]
-            return []
+                out.insert(0, omitted(self.cut_hidden, "more lines"))
+            return out
         if self.args.mode != "group":
             return []
         out = []
@@ -285,11 +294,13 @@ class Grep(Filter):
         for path, (lines, count) in self.files.items():
             if not self.over:
                 out.append(f"{path}:")
-                out.extend("  " + l for l in lines)
+                out.extend("  " + l for l, _ in lines)
+                self.cut_shown += sum(cut for _, cut in lines)
                 continue
             out.append(f"{path}: {count} match{'es' if count != 1 else ''}")
             shown = lines if count <= share + 1 else lines[:share]  # "1 omitted" saves nothing
-            out.extend("  " + l for l in shown)
+            out.extend("  " + l for l, _ in shown)
+            self.cut_shown += sum(cut for _, cut in shown)
             if count > len(shown):
                 self.dropped = True
                 out.append("  " + omitted(count - len(shown), "matches"))
@@ -300,4 +311,4 @@ class Grep(Filter):
         if self.hidden_errors:
             self.dropped = True
             out.append(omitted(self.hidden_errors, "error lines"))
-        return out
+        return out + self._cut_marker()
