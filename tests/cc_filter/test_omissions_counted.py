@@ -70,7 +70,7 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
+    "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
