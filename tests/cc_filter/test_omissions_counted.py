@@ -52,6 +52,12 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
              (r"^(?!\d+:)[^:]+:\s*", "")),
     # git
     # js
+    # eslint joins each file header (`/abs/dir/src/a.js`, shown relative) onto its findings
+    # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (errors unlabelled,
+    # `warning: `), its message and rule as `msg (rule)`, or `(rule, as above)` when the same
+    # message and rule were shown before
+    "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) warning .*$", r":\1 warning: "),
+               (r"^(\d+:\d+) error .*$", r":\1 ")),
     # python
     # rust, go, jvm, c
     # ruby, php, lint
@@ -70,7 +76,7 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
+    "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",

@@ -4,15 +4,15 @@ The default "stylish" output pads columns (`   2:10  error    'get' is defined b
 no-unused-vars`). The filter keeps every finding's file, `line:col`, rule and message through
 `Findings` (errors unlabelled, warnings named, one line per repeated message in a file, a
 message already printed for a rule not repeated), plus the `✖ N problems (…)` summary and its
-fixable line. eslint's crash banner (`Oops! Something went wrong! :(`, the version line) goes;
-the error text under it stays. Paths under the working directory are shown relative to it.
+fixable line. eslint's crash banner (`Oops! Something went wrong! :(`, the version line) goes,
+counted at the end (`... (2 crash banner lines omitted)`); the error text under it stays. Paths under the working directory are shown relative to it.
 
 Nothing is injected; a user's `-f/--format` other than stylish passes through unchanged.
 Tested with eslint 10.15 (stylish has had this shape since eslint 1).
 """
 from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _SEVERITIES = ("error", "warning")
 _BANNER = ("Oops! Something went wrong! :(", "ESLint: ")
@@ -55,12 +55,16 @@ class Eslint(Filter):
         self.findings = Findings()
         self.path: str | None = None
         self.tail: list[str] = []
+        self.banner = 0
 
     def feed(self, line: str):
         line = strip_ansi(line)
         if self.passthrough:
             return (line,)
-        if not line.strip() or line.startswith(_BANNER):
+        if not line.strip():
+            return ()
+        if line.startswith(_BANNER):
+            self.banner += 1
             return ()
         finding = parse_stylish(line) if self.path is not None else None
         if finding is not None:
@@ -77,4 +81,5 @@ class Eslint(Filter):
     def finish(self, exit_code: int):
         if self.passthrough:
             return ()
-        return self.findings.render() + self.tail
+        banner = [omitted(self.banner, "crash banner lines")] if self.banner else []
+        return self.findings.render() + self.tail + banner
