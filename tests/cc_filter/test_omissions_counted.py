@@ -39,6 +39,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # git
     # files
     # js
+    # the `Test Suites:` total says every suite ran
+    "jest": (r"Ran all test suites\.$",),
     # rust, go, jvm, c
     # ruby, php, lint
     # system, infra
@@ -58,6 +60,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # message and rule were shown before
     "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) warning .*$", r":\1 warning: "),
                (r"^(\d+:\d+) error .*$", r":\1 ")),
+    # jest joins a failure's `> 6 | code` line and its first project frame `at … (path:6:26)`
+    # into `path:6:26: code`
+    "jest": ((r"^> \d+ \| ", ""), (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1")),
     # python
     # rust, go, jvm, c
     # ruby, php, lint
@@ -76,7 +81,7 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
+    "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",

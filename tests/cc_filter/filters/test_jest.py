@@ -42,6 +42,24 @@ def test_jest_failure_keeps_values_and_joins_location_with_the_failing_line():
         "Test Suites: 1 failed, 1 passed, 2 total",
         "Tests:       1 failed, 3 passed, 4 total",
         "Time:        2.938 s",
+        # PASS line, matcher signature, 3 code-frame lines, the jest-circus frame, Snapshots
+        "... (7 listing and code-frame lines omitted)",
+    ]
+
+
+def test_jest_passing_run_counts_each_kind_before_the_totals():
+    text = ("PASS test/apples.test.js\n  apples\n    ✓ total (3 ms)\n    ✓ count\n"
+            "PASS test/pears.test.js\n"
+            "Test Suites: 2 passed, 2 total\nTests:       2 passed, 2 total\n"
+            "Snapshots:   0 total\nTime:        1 s\nRan all test suites.\n")
+    assert list(Jest(["jest", "--verbose"]).run(text.splitlines(), 0)) == [
+        "... (2 passing suites omitted)",
+        "... (1 describe headings omitted)",
+        "... (2 passing tests omitted)",
+        "Test Suites: 2 passed, 2 total",
+        "Tests:       2 passed, 2 total",
+        "Snapshots:   0 total",
+        "Time:        1 s",
     ]
 
 

@@ -1,15 +1,20 @@
 """What the JavaScript test-runner filters (jest, vitest, mocha) share (not a filter itself).
 
 - `JsTestReport`: a `TrimmedLineFilter` whose failure blocks are capped at `BLOCK_LIMIT` lines
-  each (`block_line(line)`; a subclass sets `self.block_lines = 0` where a block starts); what
-  is left out is counted in `self.dropped` and named by one closing `… (N more lines omitted)`
-  line (`dropped_note()`).
+  each (`block_line(line)`; a subclass sets `self.block_lines = 0` where a block starts). Every
+  line a filter leaves out is counted by kind (`self.count("passing tests")`); `counted()`
+  yields one `... (N <kind> omitted)` marker per kind (in first-counted order) and starts
+  again, so a filter calls it where the counts read best (before the totals) and at the end
+  (`dropped_note()`, which also names the block lines past the cap). A run with failures gets
+  one marker for all of them instead (`counted(failed=True)`: `... (40 listing and
+  code-frame lines omitted)`): its report already costs most of the answer, and the runner
+  keeps every failed run's raw output anyway.
 - `reporters(argv, flags)`: the values of the reporter options the user gave, to pass machine
   reporters (json, junit, tap …) through.
 
 Imports nothing heavy (no `re`): it runs on the `cc-filter run` path.
 """
-from cc_filter.lines import TrimmedLineFilter
+from cc_filter.lines import TrimmedLineFilter, omitted
 
 BLOCK_LIMIT = 60
 
@@ -26,12 +31,35 @@ def reporters(argv: list[str], flags: tuple[str, ...] = ("--reporter",)) -> list
 
 
 class JsTestReport(TrimmedLineFilter):
-    """Base of jest / vitest / mocha: failure blocks capped, the rest counted (see above)."""
+    """Base of jest / vitest / mocha: failure blocks capped, every dropped line counted by
+    kind (see above)."""
 
     def __init__(self, argv: list[str]):
         super().__init__(argv)
         self.block_lines = 0
-        self.dropped = 0
+        self.counts: dict[str, int] = {}
+
+    def count(self, kind: str, n: int = 1) -> None:
+        """`n` lines of `kind` left out (shown by the next `counted()`)."""
+        self.counts[kind] = self.counts.get(kind, 0) + n
+
+    #: kinds counted as part of a failure's report (the rest: the listing of the run)
+    REPORT_KINDS = ("code-frame lines", "stack frames", "matcher signature lines",
+                    f"failure-report lines past the {BLOCK_LIMIT}-line cap")
+
+    def counted(self, failed: bool = False):
+        """One `... (N <kind> omitted)` marker per kind counted since the last call; with
+        `failed`, one marker for all (`listing and code-frame lines`)."""
+        counts, self.counts = self.counts, {}
+        counts = {kind: n for kind, n in counts.items() if n}
+        if failed and len(counts) > 1:
+            report = sum(n for kind, n in counts.items() if kind in self.REPORT_KINDS)
+            listing = sum(counts.values()) - report
+            kind = " and ".join(k for k, n in (("listing", listing), ("code-frame", report)) if n)
+            yield omitted(listing + report, f"{kind} lines")
+            return
+        for kind, n in counts.items():
+            yield omitted(n, kind)
 
     def block_line(self, line: str):
         """Yield `line` while the current block has fewer than `BLOCK_LIMIT` lines, else count
@@ -40,8 +68,7 @@ class JsTestReport(TrimmedLineFilter):
             self.block_lines += 1
             yield line
         else:
-            self.dropped += 1
+            self.count(f"failure-report lines past the {BLOCK_LIMIT}-line cap")
 
-    def dropped_note(self):
-        if self.dropped:
-            yield f"… ({self.dropped} more lines omitted)"
+    def dropped_note(self, failed: bool = False):
+        yield from self.counted(failed)

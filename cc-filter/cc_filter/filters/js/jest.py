@@ -5,13 +5,18 @@ diffs, thrown errors, the failing source line with its location `test/x.test.js:
 the code frame's `>` line joined with the first project stack frame when they point at the same
 line — and the next project frame), `● Test suite failed to run` blocks, console output of
 failing suites (capped), skipped / todo tests of --verbose (capped), the `Test Suites:` /
-`Tests:` / `Snapshots:` (unless `0 total`) / `Time:` lines verbatim, and unrecognised lines (`No
+`Tests:` / `Snapshots:` / `Time:` lines verbatim, and unrecognised lines (`No
 tests found`, coverage tables).
 Drops: `PASS path` lines, the generic matcher signature line (`expect(received).toBe(expected)
 // Object.is equality`: the source line shows the call), `✓` / `✕` test lines and describe
 headings of --verbose (the `●` blocks name every failing test), code-frame context lines and `^`
 markers, stack frames inside node_modules / node:internal, console output of passing suites,
-`Ran all test suites.`
+`Ran all test suites.` (the `Test Suites:` total says so). Each kind is counted: in a passing
+run just before `Test Suites:` (`... (16 passing suites omitted)`, `... (48 passing tests
+omitted)`, `describe headings`, `console lines of passing suites`, lines past the caps); in a
+run with failures all in one marker at the end (`... (40 listing and code-frame lines
+omitted)`: also the `✕` lines, code frames, matcher signatures, dropped stack frames, `Ran all
+test suites matching …` and `Snapshots: 0 total`), which keeps the answer about the failures.
 Passes everything through for `--json`, `--listTests`, `--showConfig`, `--help`, `--version`.
 Injects nothing. Tested with jest 30.5.2 (default and --verbose, assertion failures, a syntax
 error in a test file, no tests found); the layout is the same in jest 27-29.
@@ -54,6 +59,7 @@ class Jest(JsTestReport):
         self.notable = 0
         self.pending_code: tuple[str, str] | None = None  # the `> 6 | code` line of a block
         self.in_listing = False  # between `PASS/FAIL file` and the file's first `●` block
+        self.failed = False  # a suite or test failed: the counts are one marker at the end
 
     def feed_trimmed(self, line: str, stripped: str):
         if self.in_block and not line.startswith(" "):
@@ -61,22 +67,34 @@ class Jest(JsTestReport):
         if line.startswith(("PASS ", "FAIL ")):
             yield from self._flush_code()
             self.suite_failed = line.startswith("FAIL")
+            self.failed = self.failed or self.suite_failed
             self.in_block = self.in_console = False
             self.in_listing = True
             if self.suite_failed:
                 yield line
+            else:
+                self.count("passing suites")
             return
         if line.startswith(("Test Suites:", "Tests:", "Snapshots:", "Time:")):
             yield from self._flush_code()
             self.in_block = self.in_console = self.in_listing = False
-            if not (line.startswith("Snapshots:") and stripped.endswith(" 0 total")):
-                yield line
+            self.failed = self.failed or " failed," in line
+            if line.startswith("Test Suites:") and not self.failed:
+                yield from self.counted()
+            if self.failed and line.startswith("Snapshots:") and stripped.endswith(" 0 total"):
+                self.count("empty Snapshots lines")
+                return
+            yield line  # a passing run's `Snapshots: 0 total`: shorter than its marker
             return
-        if line.startswith("Ran all test suites"):
+        if stripped == "Ran all test suites.":
+            return  # restated by the `Test Suites:` total
+        if line.startswith("Ran all test suites matching "):
+            self.count("Ran all lines")  # the paths or pattern the command gave
             return
         if stripped.startswith("● "):
             yield from self._flush_code()
             self.in_block, self.in_console, self.in_listing = True, False, False
+            self.failed = True
             self.block_lines = self.frames = 0
             yield stripped
             return
@@ -85,29 +103,39 @@ class Jest(JsTestReport):
             self.console = 0
             if self.suite_failed:
                 yield line.rstrip()
+            else:
+                self.count("console lines of passing suites")
             return
         if self.in_console:
-            if self.suite_failed and self.console < _CONSOLE_LIMIT and not stripped.startswith(
-                    "at "):
+            if not self.suite_failed:
+                self.count("console lines of passing suites")
+            elif stripped.startswith("at "):
+                self.count("stack frames")
+            elif self.console < _CONSOLE_LIMIT:
                 self.console += 1
                 yield line
+            else:
+                self.count(f"console lines past the {_CONSOLE_LIMIT}-line cap")
             return
         if self.in_block:
             yield from self._block_line(line, stripped)
             return
         if stripped[0] in "✓√":
+            self.count("passing tests")
             return
         if stripped[0] in "✕×":
+            self.count("failing-test list lines")  # each has its `●` block
             return
         if stripped[0] in "○✎":
             if self.notable < _NOTABLE_LIMIT:
                 self.notable += 1
                 yield stripped
             else:
-                self.dropped += 1
+                self.count(f"skipped/todo tests past the {_NOTABLE_LIMIT}-line cap")
             return
         if self.in_listing and line.startswith("  ") and self._describe_heading(stripped):
-            return  # a describe heading of --verbose output
+            self.count("describe headings")  # of --verbose output
+            return
         yield line
 
     @staticmethod
@@ -119,9 +147,12 @@ class Jest(JsTestReport):
             if stripped.startswith(">"):
                 number, _, code = stripped[1:].partition("|")
                 self.pending_code = (number.strip(), code.strip())
+            else:
+                self.count("code-frame lines")
             return
         if stripped.startswith("at "):
             if _library_frame(stripped) or self.frames >= _FRAMES:
+                self.count("stack frames")
                 return
             self.frames += 1
             location = stripped.rsplit("(", 1)[-1].rstrip(")") if stripped.endswith(")") \
@@ -138,7 +169,8 @@ class Jest(JsTestReport):
             return
         if stripped.startswith("expect(received).") and (
                 "(expected)" in stripped or stripped.split(" //")[0].endswith("()")):
-            return  # the matcher's signature: the source line below shows the same call
+            self.count("matcher signature lines")  # the source line shows the same call
+            return
         yield from self._flush_code()
         yield from self.block_line(line[4:] if line.startswith("    ") else line.strip())
 
@@ -150,4 +182,4 @@ class Jest(JsTestReport):
 
     def finish(self, exit_code: int):
         yield from self._flush_code()
-        yield from self.dropped_note()
+        yield from self.dropped_note(self.failed or exit_code != 0)
