@@ -46,14 +46,26 @@ def test_vitest_failure_block_keeps_error_and_located_source_line():
         "test/bugs.test.ts:10:28: expect(format(123456)).toBe('1,234.56');",
         "Test Files  1 failed | 1 passed (2)",
         "Tests  1 failed | 3 passed (4)",
+        # RUN, ✓ file, ❯ file, × and → (the FAIL block names the test), 2 rulers, Expected and
+        # Received (the error line states them), 3 code-frame lines, Start at, Duration
+        "... (14 listing and code-frame lines omitted)",
     ]
+
+
+def test_vitest_passing_run_counts_each_kind():
+    text = (" RUN  v3.2.7 /tmp/till\n ✓ test/tea.test.ts (3 tests) 5ms\n"
+            " ✓ test/cake.test.ts (3 tests) 5ms\n Test Files  2 passed (2)\n"
+            "      Tests  6 passed (6)\n   Start at  12:36:09\n   Duration  6.87s\n")
+    assert list(Vitest(["vitest", "run"]).run(text.splitlines(), 0)) == [
+        "Test Files  2 passed (2)", "Tests  6 passed (6)",
+        "... (3 banner/timing lines omitted)", "... (2 passing files omitted)"]
 
 
 def test_vitest_failing_test_lines_stay_when_no_detail_section_follows():
     text = (" ❯ test/bugs.test.ts (1 test | 1 failed) 39ms\n   × till bugs > pads 11ms\n"
             "     → boom\n")
     assert list(Vitest(["vitest", "run"]).run(text.splitlines(), 1)) == [
-        "× till bugs > pads 11ms", "  → boom"]
+        "× till bugs > pads 11ms", "  → boom", "... (1 failing-file lines omitted)"]
 
 
 def test_vitest_json_reporter_passes_through():

@@ -43,9 +43,13 @@ class JsTestReport(TrimmedLineFilter):
         """`n` lines of `kind` left out (shown by the next `counted()`)."""
         self.counts[kind] = self.counts.get(kind, 0) + n
 
-    #: kinds counted as part of a failure's report (the rest: the listing of the run)
-    REPORT_KINDS = ("code-frame lines", "stack frames", "matcher signature lines",
-                    f"failure-report lines past the {BLOCK_LIMIT}-line cap")
+    #: kinds counted inside a failure's report, by the name the one marker of a failed run
+    #: gives them (every other kind: "listing")
+    REPORT_KINDS = {"code-frame lines": "code-frame", "stack frames": "code-frame",
+                    "matcher signature lines": "code-frame",
+                    "diff lines the error line states": "code-frame",
+                    f"failure-report lines past the {BLOCK_LIMIT}-line cap": "code-frame",
+                    "diff bracket lines": "bracket"}
 
     def counted(self, failed: bool = False):
         """One `... (N <kind> omitted)` marker per kind counted since the last call; with
@@ -53,10 +57,13 @@ class JsTestReport(TrimmedLineFilter):
         counts, self.counts = self.counts, {}
         counts = {kind: n for kind, n in counts.items() if n}
         if failed and len(counts) > 1:
-            report = sum(n for kind, n in counts.items() if kind in self.REPORT_KINDS)
-            listing = sum(counts.values()) - report
-            kind = " and ".join(k for k, n in (("listing", listing), ("code-frame", report)) if n)
-            yield omitted(listing + report, f"{kind} lines")
+            labels: dict[str, None] = {}
+            for kind in counts:
+                labels[self.REPORT_KINDS.get(kind, "listing")] = None
+            names = [n for n in ("listing", "code-frame", "bracket") if n in labels]
+            label = names[0] if len(names) == 1 else \
+                f"{', '.join(names[:-1])} and {names[-1]}"
+            yield omitted(sum(counts.values()), f"{label} lines")
             return
         for kind, n in counts.items():
             yield omitted(n, kind)

@@ -12,6 +12,11 @@ Drops: the `RUN v3.2.7 /path` banner, `✓` lines of passing files and tests, th
 a `node:test` file prints for its passing tests (`ok 1 - name` and its `duration_ms` block), the per-file
 `❯ file (4 tests | 4 failed)` lines, code-frame context lines and `^` markers, frames inside
 node_modules, `⎯⎯⎯` rulers, `Start at` and `Duration`, chai's `// Object.is equality` note.
+Each kind is counted at the end: in a passing run one marker per kind (`... (10 passing files
+omitted)`, `passing tests`, `banner/timing lines`, `node:test TAP lines`, lines past the caps),
+in a run with failures one for all (`... (58 listing and code-frame lines omitted)`: also the
+`×`/`→` lines a FAIL block repeats, rulers, code frames, diffs the error line states, and a
+diff's unchanged lines that only open or close a bracket: `{`, `],`).
 Passes everything through for json / junit / tap reporters, `vitest list`, `--help`,
 `--version`. Injects nothing. Tested with vitest 3.2.7 on vite 7 and Node 20 (default and
 --reporter=verbose, assertion failures, an import error in a test file).
@@ -21,6 +26,7 @@ from cc_filter.filters.js._js_test import JsTestReport, reporters
 _MACHINE_REPORTERS = ("json", "junit", "tap", "tap-flat", "hanging-process", "html", "blob")
 _NOTABLE_LIMIT = 10
 _PENDING_LIMIT = 200
+_BRACKETS = frozenset(("{", "}", "},", "[", "]", "],", "Object {", "Array [", ")", "),"))
 _TAP_COUNTS = ("tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms")
 
 
@@ -58,21 +64,26 @@ class Vitest(JsTestReport):
         self.tap_pending = False  # the last line was a TAP entry (node:test inside the run)
         self.tap_block: bool | None = None  # inside a TAP YAML block: kept (True) or dropped
         self.tap_failing = False
+        self.failed = False  # a test or file failed: the counts are one marker
 
     def feed_trimmed(self, line: str, stripped: str):
         if stripped.startswith("⎯"):
             yield from self._flush_location()
+            self.count("ruler lines")
             self.in_details = self.in_details or "Failed" in stripped or "Unhandled" in stripped \
                 or "Errors" in stripped
             return
         if stripped.startswith(("Test Files ", "Tests ", "Errors ", "Type Errors ")):
             yield from self._flush_location()
             self.in_details = False
+            self.failed = self.failed or " failed " in stripped
             yield stripped
             return
         if stripped.startswith(("Duration ", "Start at ")):
+            self.count("banner/timing lines")
             return
         if stripped.startswith(("RUN  v", "RUN v")):
+            self.count("banner/timing lines")
             root = stripped.split(" ", 3)[-1].strip() if stripped.count(" ") >= 2 else ""
             if root.startswith("/"):
                 self.root = root.rstrip("/") + "/"
@@ -85,11 +96,15 @@ class Vitest(JsTestReport):
     def _listing(self, line: str, stripped: str):
         mark = stripped[0]
         if mark in "✓√":
+            self.count("passing tests" if " > " in stripped else "passing files")
             return
         if self._tap_noise(line, stripped):
+            self.count("node:test TAP lines")
             return
         if mark == "❯" and stripped.endswith(("ms", "s")) and "(" in stripped:
             self.current_file = stripped[1:].split(" (", 1)[0].strip()
+            self.count("failing-file lines")
+            self.failed = True
             return
         if mark in "×✗":
             name = stripped[1:].strip()
@@ -98,17 +113,24 @@ class Vitest(JsTestReport):
             key = name if " > " in name and name.split(" > ", 1)[0].endswith(
                 (".ts", ".js", ".tsx", ".jsx", ".mts", ".mjs", ".cts", ".cjs")) else \
                 f"{self.current_file} > {name}"
+            self.failed = True
             if len(self.failing) < _PENDING_LIMIT:
                 self.failing.append((key, stripped))
+            else:
+                self.count("failing-test list lines")
             return
         if mark == "→":
             if self.failing and len(self.failing) < _PENDING_LIMIT:
                 self.failing.append((self.failing[-1][0], "  " + stripped))
+            else:
+                self.count("failing-test list lines")
             return
         if mark in "↓" or stripped.startswith("stdout |") or stripped.startswith("stderr |"):
             if self.notable < _NOTABLE_LIMIT:
                 self.notable += 1
                 yield stripped
+            else:
+                self.count(f"skipped/console lines past the {_NOTABLE_LIMIT}-line cap")
             return
         yield line
 
@@ -149,6 +171,7 @@ class Vitest(JsTestReport):
     def _detail(self, line: str, stripped: str):
         if stripped.startswith("FAIL "):
             yield from self._flush_location()
+            self.failed = True
             self.block_lines = 0
             name = " ".join(stripped[5:].split())
             self.reported.add(name)
@@ -160,12 +183,15 @@ class Vitest(JsTestReport):
             if self.location is not None and number == self.location[1]:
                 location, self.location = self.location[0], None
                 yield from self.block_line(f"{location}: {code.strip()}")
+            else:
+                self.count("code-frame lines")
             return
         if stripped.startswith("❯ "):
             yield from self._flush_location()
             words = stripped[2:].split()
             where = words[-1]
             if "node_modules/" in where or where.startswith("node:"):
+                self.count("stack frames")
                 return
             parts = where.rsplit(":", 2)
             if len(parts) == 3 and parts[1].isdigit():
@@ -179,6 +205,7 @@ class Vitest(JsTestReport):
             return
         yield from self._flush_location()
         if line.startswith(("Expected: ", "Received: ")) and self._in_message(line[10:]):
+            self.count("diff lines the error line states")
             return
         if "Error" in line.split(":", 1)[0]:
             line = line.removesuffix(" // Object.is equality")  # chai's note on toBe
@@ -196,8 +223,12 @@ class Vitest(JsTestReport):
         body = [d for d in diff if d not in ("- Expected", "+ Received")]
         if len(body) == 2 and body[0].startswith("- ") and body[1].startswith("+ ") and all(
                 self._in_message(d[2:]) for d in body):
+            self.count("diff lines the error line states", len(diff))
             return
         for line in diff:
+            if line.startswith("  ") and line.strip() in _BRACKETS:
+                self.count("diff bracket lines")  # unchanged `{`, `],`: the indent shows nesting
+                continue
             yield from self.block_line(line)
 
     def _flush_location(self):
@@ -220,4 +251,6 @@ class Vitest(JsTestReport):
         for name, line in self.failing:
             if not self._reported(name):
                 yield line
-        yield from self.dropped_note()
+            else:
+                self.count("failing-test list lines")  # its FAIL block names it
+        yield from self.dropped_note(self.failed or exit_code != 0)
