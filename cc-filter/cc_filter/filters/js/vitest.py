@@ -15,8 +15,8 @@ node_modules, `⎯⎯⎯` rulers, `Start at` and `Duration`, chai's `// Object.i
 Each kind is counted at the end: in a passing run one marker per kind (`... (10 passing files
 omitted)`, `passing tests`, `banner/timing lines`, `node:test TAP lines`, lines past the caps),
 in a run with failures one for all (`... (58 listing and code-frame lines omitted)`: also the
-`×`/`→` lines a FAIL block repeats, rulers, code frames, diffs the error line states, and a
-diff's unchanged lines that only open or close a bracket: `{`, `],`).
+`×`/`→` lines a FAIL block repeats, rulers, code frames, diffs the error line states, and the
+unchanged lines of a diff that only open or close its outer brackets: `{`, `],`).
 Passes everything through for json / junit / tap reporters, `vitest list`, `--help`,
 `--version`. Injects nothing. Tested with vitest 3.2.7 on vite 7 and Node 20 (default and
 --reporter=verbose, assertion failures, an import error in a test file).
@@ -225,10 +225,20 @@ class Vitest(JsTestReport):
                 self._in_message(d[2:]) for d in body):
             self.count("diff lines the error line states", len(diff))
             return
-        for line in diff:
-            if line.startswith("  ") and line.strip() in _BRACKETS:
-                self.count("diff bracket lines")  # unchanged `{`, `],`: the indent shows nesting
-                continue
+        # the unchanged lines that only open or close the outer brackets (`  [`, `    {` before
+        # the first change, `    },`, `  ]` after the last) go; inner ones keep items apart
+        def bracket(line: str) -> bool:
+            return line.startswith("  ") and line.strip() in _BRACKETS
+        legend = [d for d in diff if d in ("- Expected", "+ Received")]
+        body = [d for d in diff if d not in ("- Expected", "+ Received")]
+        start, end = 0, len(body)
+        while start < end and bracket(body[start]):
+            start += 1
+        while end > start and bracket(body[end - 1]):
+            end -= 1
+        if start or end < len(body):
+            self.count("diff bracket lines", start + len(body) - end)
+        for line in legend + body[start:end]:
             yield from self.block_line(line)
 
     def _flush_location(self):
