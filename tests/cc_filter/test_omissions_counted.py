@@ -63,6 +63,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # jest joins a failure's `> 6 | code` line and its first project frame `at … (path:6:26)`
     # into `path:6:26: code`
     "jest": ((r"^> \d+ \| ", ""), (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1")),
+    # mocha names the test body's frame by its place only
+    "mocha": ((r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),),
     # vitest joins a failure's `❯ path:6:56` and its `6| code` line into `path:6:56: code`,
     # and drops chai's ` // Object.is equality` note from the error line
     "vitest": ((r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
@@ -85,7 +87,7 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "mocha", "next", "npm-install", "npm-ls", "npm-test",
+    "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",

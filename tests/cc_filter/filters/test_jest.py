@@ -43,7 +43,7 @@ def test_jest_failure_keeps_values_and_joins_location_with_the_failing_line():
         "Tests:       1 failed, 3 passed, 4 total",
         "Time:        2.938 s",
         # PASS line, matcher signature, 3 code-frame lines, the jest-circus frame, Snapshots
-        "... (7 listing and code-frame lines omitted)",
+        "... (7 listing and frame/diff lines omitted)",
     ]
 
 

@@ -39,8 +39,15 @@ def test_mocha_failure_joined_header_assertion_and_project_frame():
         "1) basket bugs › applies the bulk discount:",
         "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
         "15 !== 13.5",
-        "at Context.<anonymous> (spec/bugs.spec.js:6:12)",
+        "at spec/bugs.spec.js:6:12",
+        "... (8 listing and frame/diff lines omitted)",
     ]
+
+
+def test_mocha_passing_run_counts_tests_and_headings_before_the_total():
+    text = "\n  apples\n    ✔ totals one\n    ✔ counts three\n\n  2 passing (5ms)\n"
+    assert list(Mocha(["mocha"]).run(text.splitlines(), 0)) == [
+        "... (1 describe headings omitted)", "... (2 passing tests omitted)", "2 passing (5ms)"]
 
 
 @pytest.mark.parametrize("command,name", [

@@ -48,7 +48,7 @@ def test_vitest_failure_block_keeps_error_and_located_source_line():
         "Tests  1 failed | 3 passed (4)",
         # RUN, ✓ file, ❯ file, × and → (the FAIL block names the test), 2 rulers, Expected and
         # Received (the error line states them), 3 code-frame lines, Start at, Duration
-        "... (14 listing and code-frame lines omitted)",
+        "... (14 listing and frame/diff lines omitted)",
     ]
 
 

@@ -7,7 +7,7 @@
   again, so a filter calls it where the counts read best (before the totals) and at the end
   (`dropped_note()`, which also names the block lines past the cap). A run with failures gets
   one marker for all of them instead (`counted(failed=True)`: `... (40 listing and
-  code-frame lines omitted)`): its report already costs most of the answer, and the runner
+  frame/diff lines omitted)`): its report already costs most of the answer, and the runner
   keeps every failed run's raw output anyway.
 - `reporters(argv, flags)`: the values of the reporter options the user gave, to pass machine
   reporters (json, junit, tap …) through.
@@ -45,22 +45,22 @@ class JsTestReport(TrimmedLineFilter):
 
     #: kinds counted inside a failure's report, by the name the one marker of a failed run
     #: gives them (every other kind: "listing")
-    REPORT_KINDS = {"code-frame lines": "code-frame", "stack frames": "code-frame",
-                    "matcher signature lines": "code-frame",
-                    "diff lines the error line states": "code-frame",
-                    f"failure-report lines past the {BLOCK_LIMIT}-line cap": "code-frame",
+    REPORT_KINDS = {"code-frame lines": "frame/diff", "stack frames": "frame/diff",
+                    "matcher signature lines": "frame/diff",
+                    "diff lines the error line states": "frame/diff",
+                    f"failure-report lines past the {BLOCK_LIMIT}-line cap": "frame/diff",
                     "diff bracket lines": "bracket"}
 
     def counted(self, failed: bool = False):
         """One `... (N <kind> omitted)` marker per kind counted since the last call; with
-        `failed`, one marker for all (`listing and code-frame lines`)."""
+        `failed`, one marker for all (`listing and frame/diff lines`)."""
         counts, self.counts = self.counts, {}
         counts = {kind: n for kind, n in counts.items() if n}
         if failed and len(counts) > 1:
             labels: dict[str, None] = {}
             for kind in counts:
                 labels[self.REPORT_KINDS.get(kind, "listing")] = None
-            names = [n for n in ("listing", "code-frame", "bracket") if n in labels]
+            names = [n for n in ("listing", "frame/diff", "bracket") if n in labels]
             label = names[0] if len(names) == 1 else \
                 f"{', '.join(names[:-1])} and {names[-1]}"
             yield omitted(sum(counts.values()), f"{label} lines")

@@ -14,7 +14,7 @@ markers, stack frames inside node_modules / node:internal, console output of pas
 `Ran all test suites.` (the `Test Suites:` total says so). Each kind is counted: in a passing
 run just before `Test Suites:` (`... (16 passing suites omitted)`, `... (48 passing tests
 omitted)`, `describe headings`, `console lines of passing suites`, lines past the caps); in a
-run with failures all in one marker at the end (`... (40 listing and code-frame lines
+run with failures all in one marker at the end (`... (40 listing and frame/diff lines
 omitted)`: also the `✕` lines, code frames, matcher signatures, dropped stack frames, `Ran all
 test suites matching …` and `Snapshots: 0 total`), which keeps the answer about the failures.
 Passes everything through for `--json`, `--listTests`, `--showConfig`, `--help`, `--version`.

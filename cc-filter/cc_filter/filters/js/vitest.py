@@ -14,7 +14,7 @@ a `node:test` file prints for its passing tests (`ok 1 - name` and its `duration
 node_modules, `⎯⎯⎯` rulers, `Start at` and `Duration`, chai's `// Object.is equality` note.
 Each kind is counted at the end: in a passing run one marker per kind (`... (10 passing files
 omitted)`, `passing tests`, `banner/timing lines`, `node:test TAP lines`, lines past the caps),
-in a run with failures one for all (`... (58 listing and code-frame lines omitted)`: also the
+in a run with failures one for all (`... (58 listing and frame/diff lines omitted)`: also the
 `×`/`→` lines a FAIL block repeats, rulers, code frames, diffs the error line states, and the
 unchanged lines of a diff that only open or close its outer brackets: `{`, `],`).
 Passes everything through for json / junit / tap reporters, `vitest list`, `--help`,
