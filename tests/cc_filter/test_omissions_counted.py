@@ -41,6 +41,7 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # js
     # the `Test Suites:` total says every suite ran
     "jest": (r"Ran all test suites\.$",),
+    "npm-test": (r"Ran all test suites\.$",),  # its runners' (jest's, vitest's, mocha's)
     # rust, go, jvm, c
     # ruby, php, lint
     # system, infra
@@ -63,6 +64,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # jest joins a failure's `> 6 | code` line and its first project frame `at … (path:6:26)`
     # into `path:6:26: code`
     "jest": ((r"^> \d+ \| ", ""), (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1")),
+    # npm test: the reshapes of the runner filters it hands lines to (jest, vitest, mocha)
+    "npm-test": ((r"^> \d+ \| ", ""), (r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),
+                 (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1"),
+                 (r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
+                 (r" // Object\.is equality$", "")),
     # mocha names the test body's frame by its place only
     "mocha": ((r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),),
     # vitest joins a failure's `❯ path:6:56` and its `6| code` line into `path:6:56: code`,
@@ -87,7 +93,7 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "next", "npm-install", "npm-ls", "npm-test",
+    "next", "npm-install", "npm-ls",
     "playwright", "prettier", "prisma", "turbo", "vite",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",

@@ -5,8 +5,8 @@ diffs, thrown errors, the failing source line with its location `test/x.test.js:
 the code frame's `>` line joined with the first project stack frame when they point at the same
 line — and the next project frame), `● Test suite failed to run` blocks, console output of
 failing suites (capped), skipped / todo tests of --verbose (capped), the `Test Suites:` /
-`Tests:` / `Snapshots:` / `Time:` lines verbatim, and unrecognised lines (`No
-tests found`, coverage tables).
+`Tests:` / `Snapshots:` / `Time:` lines verbatim (in a run with failures but `Snapshots: 0
+total` and `Time:`), and unrecognised lines (`No tests found`, coverage tables).
 Drops: `PASS path` lines, the generic matcher signature line (`expect(received).toBe(expected)
 // Object.is equality`: the source line shows the call), `✓` / `✕` test lines and describe
 headings of --verbose (the `●` blocks name every failing test), code-frame context lines and `^`
@@ -16,7 +16,8 @@ run just before `Test Suites:` (`... (16 passing suites omitted)`, `... (48 pass
 omitted)`, `describe headings`, `console lines of passing suites`, lines past the caps); in a
 run with failures all in one marker at the end (`... (40 listing and frame/diff lines
 omitted)`: also the `✕` lines, code frames, matcher signatures, dropped stack frames, `Ran all
-test suites matching …` and `Snapshots: 0 total`), which keeps the answer about the failures.
+test suites matching …`, `Snapshots: 0 total` and `Time:`), which keeps the answer about the
+failures.
 Passes everything through for `--json`, `--listTests`, `--showConfig`, `--help`, `--version`.
 Injects nothing. Tested with jest 30.5.2 (default and --verbose, assertion failures, a syntax
 error in a test file, no tests found); the layout is the same in jest 27-29.
@@ -83,6 +84,9 @@ class Jest(JsTestReport):
                 yield from self.counted()
             if self.failed and line.startswith("Snapshots:") and stripped.endswith(" 0 total"):
                 self.count("empty Snapshots lines")
+                return
+            if self.failed and line.startswith("Time:"):
+                self.count("timing lines")  # a failed run's one marker counts it
                 return
             yield line  # a passing run's `Snapshots: 0 total`: shorter than its marker
             return

@@ -8,14 +8,16 @@ jest`) the last command that has a filter wins. Arguments after `--` are appende
 The runner's filter comes from the catalogue (`cc_filter.catalogue.lookup` on its key), so a
 project or user filter for that runner is honoured. Without a known runner, lines pass through
 (ANSI and blank lines dropped). npm's banner, its `npm ERR! A complete log …` pointers and
-its own log lines (`npm verbose …`, `npm info …`, `npm timing …` of a verbose loglevel) go.
+its own log lines (`npm verbose …`, `npm info …`, `npm timing …` of a verbose loglevel) go,
+counted (`... (2 npm lines omitted)`): by the runner's filter among its own counts when it
+keeps them (jest, vitest, mocha), else at the end.
 Injects nothing. Tested with npm 11.19.1 on Node 20 (scripts running jest 30, vitest 3.2,
 mocha 12); npm 7-10 print the same banner.
 """
 import os
 
 from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _CHAIN = ("&&", "||", ";", "|")
 _NPM_LOG = ("npm verbose ", "npm info ", "npm timing ", "npm http ", "npm silly ", "npm sill ")
@@ -95,13 +97,18 @@ class NpmTest(Filter):
             self.inner = runner_filter(script, self.extra)
             self.decided = True
         self.banner = 0  # banner lines seen: `> pkg@1.0.0 test`, `> command`
+        self.counts: dict[str, int] = {}  # npm's own lines dropped, when the runner's
+        # filter does not count them with its own
 
     def feed(self, line: str):
         text = strip_ansi(line).rstrip()
         if text.startswith(_NPM_LOG):
-            return  # npm's own log lines (`--loglevel=verbose`, `npm_config_loglevel`)
+            # npm's own log lines (`--loglevel=verbose`, `npm_config_loglevel`)
+            self._count()
+            return
         if self.banner < 2 and text.startswith("> "):
             self.banner += 1
+            self._count()
             if self.banner == 2 and not self.decided:
                 self.inner = runner_filter(text[2:], [])
                 self.decided = True
@@ -110,13 +117,32 @@ class NpmTest(Filter):
             return
         if text.startswith(("npm ERR! A complete log", "npm error A complete log")) or (
                 text.startswith(("npm ERR!     ", "npm error     ")) and text.endswith(".log")):
+            self._count()
             return
-        self.decided = True
+        if not self.decided:
+            self.decided = True
+        self._hand_counts()
         if self.inner is not None:
             yield from self.inner.feed(line)
         elif text.strip():
             yield text
 
+    def _count(self) -> None:
+        self.counts["npm lines"] = self.counts.get("npm lines", 0) + 1
+        if self.decided:
+            self._hand_counts()
+
+    def _hand_counts(self) -> None:
+        """npm's counts go to the runner's filter when it counts its own (a JsTestReport)."""
+        inner_count = getattr(self.inner, "count", None)
+        if callable(inner_count):
+            for kind, n in self.counts.items():
+                inner_count(kind, n)
+            self.counts = {}
+
     def finish(self, exit_code: int):
+        self._hand_counts()
         if self.inner is not None:
             yield from self.inner.finish(exit_code)
+        for kind, n in self.counts.items():
+            yield omitted(n, kind)
