@@ -93,7 +93,7 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "next", "npm-install", "npm-ls",
+    "npm-install", "npm-ls",
     "playwright", "prettier", "prisma", "turbo", "vite",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",

@@ -1,22 +1,32 @@
 """next build: errors with their code frame, warnings, `✓ Compiled successfully`, the route
 table and its legend; the build's progress lines (`Creating an optimized production build`,
 `Generating static pages (3/7)`, `Collecting page data`, `Finalizing page optimization`,
-config/cache timings), blank lines, `at <unknown> (https://nextjs.org/docs/…)` frames, the
-docs link after an error, the `▲ Next.js 16.4.6` banner, a caret under a whole line, the code around an error's line and the `No build cache found` CI
-advice dropped. `next dev` / `next start` are servers: never matched."""
+config/cache timings) and the `▲ Next.js 16.4.6` banner, `at <unknown> (https://nextjs.org/docs/…)`
+frames and the docs link after an error, a caret under a whole line and the code around an
+error's line, the `No build cache found` CI advice, and blank lines dropped. A successful
+build counts each kind at the end (`... (11 banner/progress/advice lines omitted)`, `docs-link
+lines`, `code-frame lines`); a failed one does not (its few lines of error are the answer, a
+marker would cost a third of it, and the runner keeps every failed run's raw output and says
+so). The `Generating static pages (3/7)` frames next redraws with `\r` are not counted: a
+terminal shows them only as the final line. `next dev` / `next start` are servers: never
+matched."""
 from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, strip_ansi
+from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
 _PROGRESS = LazyPattern(
     r"^(\s+(Creating an optimized production build|Running TypeScript|Finished TypeScript in|"
     r"Collecting page data|Generating static pages|Finalizing page optimization|Collecting "
     r"build traces|Linting and checking validity of types|Checking validity of types)|"
     r"✓ (Running next\.config took|Finished writing to filesystem cache|Collecting page data|"
-    r"Generating static pages|Linting and checking)|\s+at <unknown> \(https?://|\s*$|"
-    # CI advice, a docs link, the code around an error's line (the line itself is kept)
-    r"⚠ No build cache found\.|https://nextjs\.org/docs/messages/|  +\d+ \|( |$)|"
-    # a caret under the whole line (the position is in the `file:line:col` above), the banner
-    r"\s+\| \^+\s*$|▲ Next\.js )")
+    r"Generating static pages|Linting and checking)|▲ Next\.js )")
+_DOCS = LazyPattern(r"^(\s+at <unknown> \(https?://|https://nextjs\.org/docs/messages/)")
+# the code around an error's line (the line itself is kept); a caret under the whole line (the
+# position is in the `file:line:col` above)
+_CODE = LazyPattern(r"^(  +\d+ \|( |$)|\s+\| \^+\s*$)")
+_ADVICE = LazyPattern(r"^⚠ No build cache found\.")
+_KINDS = ((_PROGRESS, "banner/progress/advice lines"), (_DOCS, "docs-link lines"),
+          (_CODE, "code-frame lines"), (_ADVICE, "banner/progress/advice lines"))
+# a progress frame next ends with `\r` (`… (3/7) \r\n`): the runner hands it over as a line
 
 
 class Next(Filter):
@@ -24,8 +34,24 @@ class Next(Filter):
     match_command = r"^next (build|lint)(\s|$)"
     description = "next build: errors with code frames, warnings, the route table"
 
+    def __init__(self, argv):
+        super().__init__(argv)
+        self.counts: dict[str, int] = {}
+
     def feed(self, line):
+        redraw = line.endswith(") ")  # `Generating static pages … (3/7) ` before its `\r`
         line = strip_ansi(line).rstrip()
-        if _PROGRESS.match(line):
+        if not line.strip():
             return
+        for pattern, kind in _KINDS:
+            if pattern.match(line):
+                if not (redraw and pattern is _PROGRESS):
+                    self.counts[kind] = self.counts.get(kind, 0) + 1
+                self.dropped = True
+                return
         yield line
+
+    def finish(self, exit_code):
+        if exit_code == 0:
+            for kind, n in self.counts.items():
+                yield omitted(n, kind)
