@@ -71,6 +71,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
                  (r" // Object\.is equality$", "")),
     # mocha names the test body's frame by its place only
     "mocha": ((r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),),
+    # playwright cuts the `────` ruler off a failure's title
+    "playwright": ((r"\s*─+$", ""),),
     # vitest joins a failure's `❯ path:6:56` and its `6| code` line into `path:6:56: code`,
     # and drops chai's ` // Object.is equality` note from the error line
     "vitest": ((r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
@@ -94,7 +96,7 @@ PENDING = {
     "git-pull", "git-show", "git-stash", "git-status",
     # js
     "npm-install", "npm-ls",
-    "playwright", "prettier", "prisma", "turbo", "vite",
+    "prettier", "prisma", "turbo", "vite",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
