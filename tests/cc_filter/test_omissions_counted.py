@@ -39,6 +39,10 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # git
     # files
     # js
+    # turbo says them once for all tasks: `no output files found for tasks a#build, b#build
+    # (check the `outputs` key in turbo.json)`
+    "turbo": (r"WARNING no output files found for task \S+\. Please check your `outputs` key "
+              r"in `turbo\.json`$",),
     # the `Test Suites:` total says every suite ran
     "jest": (r"Ran all test suites\.$",),
     "npm-test": (r"Ran all test suites\.$",),  # its runners' (jest's, vitest's, mocha's)
@@ -96,7 +100,7 @@ PENDING = {
     "git-pull", "git-show", "git-stash", "git-status",
     # js
     "npm-install", "npm-ls",
-    "prettier", "prisma", "turbo", "vite",
+    "prettier", "prisma", "vite",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c

@@ -1,9 +1,10 @@
 """turbo run: what each task printed, errors, the Tasks/Cached/Time/Failed summary; scope and
 cache lines, npm's script echo (`ui:build: > ui@1.0.0 build`), npm's error boilerplate, the
-`No locally installed turbo` advice dropped, and `no output files found for task …` warnings
-said once for all their tasks."""
+`No locally installed turbo` advice dropped, counted at the end in one marker (`... (13
+turbo/npm boilerplate lines omitted)`), and `no output files found for task …` warnings said
+once for all their tasks."""
 from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, strip_ansi
+from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
 _NOISE = LazyPattern(
     r"^(\s+• (Packages in scope|Running \S+ in \d+ packages?|Remote caching (disabled|enabled))"
@@ -22,10 +23,12 @@ class Turbo(Filter):
     def __init__(self, argv):
         super().__init__(argv)
         self.no_output: list[str] = []
+        self.noise = 0  # scope, cache, npm echo and error boilerplate, advice lines dropped
 
     def feed(self, line):
         line = strip_ansi(line).rstrip()
         if _NOISE.match(line):
+            self.noise += bool(line.strip())  # a task's empty line (`web:build:`) too
             return
         m = _NO_OUTPUT.match(line)
         if m is not None:
@@ -37,3 +40,5 @@ class Turbo(Filter):
         if self.no_output:
             yield (f"WARNING  no output files found for tasks {', '.join(self.no_output)} "
                    f"(check the `outputs` key in turbo.json)")
+        if self.noise:
+            yield omitted(self.noise, "turbo/npm boilerplate lines")
