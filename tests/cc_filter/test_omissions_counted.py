@@ -43,6 +43,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # (check the `outputs` key in turbo.json)`
     "turbo": (r"WARNING no output files found for task \S+\. Please check your `outputs` key "
               r"in `turbo\.json`$",),
+    # said by vite's `✗ Build failed in 237ms` line and the errors it shows
+    "vite": (r"error during build:$", r"Build failed with \d+ errors?:$"),
     # the `Test Suites:` total says every suite ran
     "jest": (r"Ran all test suites\.$",),
     "npm-test": (r"Ran all test suites\.$",),  # its runners' (jest's, vitest's, mocha's)
@@ -100,7 +102,7 @@ PENDING = {
     "git-pull", "git-show", "git-stash", "git-status",
     # js
     "npm-install", "npm-ls",
-    "prettier", "prisma", "vite",
+    "prettier", "prisma",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
