@@ -45,6 +45,10 @@ RESTATED: dict[str, tuple[str, ...]] = {
               r"in `turbo\.json`$",),
     # said by vite's `✗ Build failed in 237ms` line and the errors it shows
     "vite": (r"error during build:$", r"Build failed with \d+ errors?:$"),
+    # prettier's closing line becomes the heading of its list of files (the advice goes);
+    # `Checking formatting...` is said by the check's result line
+    "prettier": (r"Checking formatting\.\.\.$", r"\[warn\] Code style issues found in "
+                 r"(?:\d+ files|the above file)\. Run Prettier with --write to fix\.$"),
     # the `Test Suites:` total says every suite ran
     "jest": (r"Ran all test suites\.$",),
     "npm-test": (r"Ran all test suites\.$",),  # its runners' (jest's, vitest's, mocha's)
@@ -75,6 +79,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
                  (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1"),
                  (r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
                  (r" // Object\.is equality$", "")),
+    # prettier lists each `[warn] path` (--check) and `path 12ms` (--write) as `  path` under
+    # one heading (the timing goes)
+    "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
     # mocha names the test body's frame by its place only
     "mocha": ((r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),),
     # playwright cuts the `────` ruler off a failure's title
@@ -102,7 +109,7 @@ PENDING = {
     "git-pull", "git-show", "git-stash", "git-status",
     # js
     "npm-install", "npm-ls",
-    "prettier", "prisma",
+    "prisma",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c

@@ -6,7 +6,8 @@
   `All matched files use Prettier code style!` stays, as does every `[error]` line (syntax
   errors with their code frame, `No files matching the pattern …`).
 - `--write`: one `<file> 12ms` line per file becomes the list of files it changed (whole
-  paths) and a count of the `(unchanged)` ones; the timings go.
+  paths) and a count of the `(unchanged)` ones, whose names go (`... (26 unchanged files
+  omitted)`: the runner keeps the raw output); the timings go.
 - `--list-different`: the listed files.
 
 Paths stay whole, one per line (`src/lib/auth/session.ts`, not `src/lib/auth/: session.ts`):
@@ -18,7 +19,7 @@ the answer and must not be touched. Nothing is injected. Tested with prettier 3.
 """
 from cc_filter.filter import Filter
 from cc_filter.filters._paths import relative
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _CHECK = ("--check", "-c")
 _LIST = ("--list-different", "-l")
@@ -82,5 +83,5 @@ class Prettier(Filter):
                 out.append(f"{'not formatted' if self.check or self.listing else 'formatted'} ({n}):")
             out.extend("  " + relative(path) for path in dict.fromkeys(self.files))
         if self.unchanged:
-            out.append(f"unchanged: {self.unchanged} file{'' if self.unchanged == 1 else 's'}")
+            out.append(omitted(self.unchanged, "unchanged files"))
         return out + self.tail
