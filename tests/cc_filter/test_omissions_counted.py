@@ -49,6 +49,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # `Checking formatting...` is said by the check's result line
     "prettier": (r"Checking formatting\.\.\.$", r"\[warn\] Code style issues found in "
                  r"(?:\d+ files|the above file)\. Run Prettier with --write to fix\.$"),
+    # the answer names the schema file (`The schema at <file> is valid`, `<file>:24: error: …`)
+    "prisma": (r"Prisma schema loaded from ",),
     # the `Test Suites:` total says every suite ran
     "jest": (r"Ran all test suites\.$",),
     "npm-test": (r"Ran all test suites\.$",),  # its runners' (jest's, vitest's, mocha's)
@@ -82,6 +84,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # prettier lists each `[warn] path` (--check) and `path 12ms` (--write) as `  path` under
     # one heading (the timing goes)
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
+    # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`
+    "prisma": ((r"^--> (\S+)$", r"\1: "),),
     # mocha names the test body's frame by its place only
     "mocha": ((r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),),
     # playwright cuts the `────` ruler off a failure's title
@@ -109,7 +113,6 @@ PENDING = {
     "git-pull", "git-show", "git-stash", "git-status",
     # js
     "npm-install", "npm-ls",
-    "prisma",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c

@@ -6,10 +6,13 @@ quoted schema lines around it. The filter prints `prisma/schema.prisma:24: error
 differs from an earlier one only in its quoted names (`Type "Tag" is neither a built-in type…`
 after `Type "Team" …`) keeps its names and says `(as above)`. The CLI's banners (`Prisma schema
 loaded from`, `[Context: validate]`, `Prisma CLI Version`) go; everything else stays, the error
-code and `Validation Error Count: N` included.
+code and `Validation Error Count: N` included. The quoted schema lines and the banners are
+counted at the end (`... (14 excerpt/banner lines omitted)`); `Prisma schema loaded
+from <file>` alone is not (the answer names the file: `The schema at <file> is valid`, or
+`<file>:24: error: …`).
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, strip_ansi
+from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
 _FINDING = LazyPattern(r"(error|warning): (.*)$")
 _LOCATION = LazyPattern(r"\s+-->\s+(\S+)\s*$")
@@ -29,6 +32,7 @@ class Prisma(Filter):
         super().__init__(argv)
         self.pending = None          # (severity, message) waiting for its --> line
         self.seen = set()            # message templates (quoted names blanked) already shown
+        self.excerpts = 0            # quoted schema lines and banners dropped
 
     def _text(self, severity, message):
         template = _QUOTED.sub('""', message)
@@ -58,10 +62,17 @@ class Prisma(Filter):
             self.pending = None
             yield f"{where.group(1)}: {self._text(severity, message)}"
             return
-        if not line.strip() or _EXCERPT.match(line) or line.startswith(_BANNERS):
+        if not line.strip():
+            return
+        if _EXCERPT.match(line) or line.startswith(_BANNERS):
+            if not line.startswith(_BANNERS[0]):  # `loaded from <file>`: the answer names it
+                self.excerpts += 1
             return
         yield from self._flush()
         yield line
 
     def finish(self, exit_code):
-        return list(self._flush())
+        out = list(self._flush())
+        if self.excerpts:
+            out.append(omitted(self.excerpts, "excerpt/banner lines"))
+        return out
