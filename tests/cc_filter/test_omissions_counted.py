@@ -86,6 +86,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
     # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`
     "prisma": ((r"^--> (\S+)$", r"\1: "),),
+    # npm install drops the timing of `added 104 packages in 12s`, and shows an error's lines
+    # under one `npm error` (its first line keeps the prefix; `For a full report see:` joined
+    # with the path on the next line)
+    "npm-install": ((r" in [\d.]+m?s$", ""), (r"^npm (?:error|ERR!) ?", "")),
     # mocha names the test body's frame by its place only
     "mocha": ((r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),),
     # playwright cuts the `────` ruler off a failure's title
@@ -112,7 +116,7 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "npm-install", "npm-ls",
+    "npm-ls",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c

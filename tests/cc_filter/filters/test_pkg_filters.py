@@ -66,12 +66,14 @@ npm error npm ci
 npm error A complete log of this run can be found in: /home/u/.npm/_logs/x-debug-0.log"""
     assert run(NpmInstall, ["npm", "ci"], text, 1) == [
         "npm error code EUSAGE",
-        "  The `npm ci` command can only install with an existing package-lock.json."]
+        "  The `npm ci` command can only install with an existing package-lock.json.",
+        "... (3 usage lines omitted)", "... (1 log-pointer lines omitted)"]
 
 
 def test_npm_install_summary_without_timing_and_funding():
     text = "\nadded 104 packages in 15s\n\n21 packages are looking for funding\n  run `npm fund` for details\nfound 0 vulnerabilities"
-    assert run(NpmInstall, ["npm", "install"], text) == ["added 104 packages", "found 0 vulnerabilities"]
+    assert run(NpmInstall, ["npm", "install"], text) == [
+        "added 104 packages", "found 0 vulnerabilities", "... (2 funding/advice lines omitted)"]
 
 
 TREE = """shop@1.0.0 /srv/shop
