@@ -86,6 +86,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
     # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`
     "prisma": ((r"^--> (\S+)$", r"\1: "),),
+    # npm ls redraws the tree with one space per level (leaves of one parent share a line)
+    "npm-ls": ((r"^[│├└─┬ ]+", ""),),
     # npm install drops the timing of `added 104 packages in 12s`, and shows an error's lines
     # under one `npm error` (its first line keeps the prefix; `For a full report see:` joined
     # with the path on the next line)
@@ -116,7 +118,6 @@ PENDING = {
     "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
     "git-pull", "git-show", "git-stash", "git-status",
     # js
-    "npm-ls",
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c

@@ -8,11 +8,13 @@ no dependencies of their own that follow each other under one parent share a lin
 For a whole-tree listing (`npm ls --all` without package names) the `deduped` entries go: each
 names a package already shown elsewhere in the tree with the same version. When the user asks
 about packages (`npm ls debug`), every path is the answer and stays. `npm error` lines stay
-without the log-file pointer. `--json` and `--parseable` output passes through unchanged.
+without the log-file pointer. Both are counted at the end (`... (12 deduped entries
+omitted)`, `... (1 log-pointer lines omitted)`). `--json` and `--parseable` output passes
+through unchanged.
 
 Nothing is injected. Tested with npm 11.19 (the tree format is the same since npm 7).
 """
-from cc_filter.lines import TrimmedLineFilter
+from cc_filter.lines import TrimmedLineFilter, omitted
 
 _GLYPHS = frozenset("│├└─┬ ")
 _PASSTHROUGH = ("--json", "--parseable", "-p", "--long", "-l")
@@ -45,11 +47,13 @@ class NpmLs(TrimmedLineFilter):
                                for w in argv)
         self.drop_deduped = not _asks_about_packages(argv)
         self.deduped = 0
+        self.pointers = 0  # `A complete log of this run …` lines dropped
         self.nodes: list[tuple[int, str]] = []  # (depth, "name@version …") of the tree
 
     def feed_trimmed(self, text: str, stripped: str):
         if text.startswith(("npm error", "npm ERR!")):
             if "A complete log of this run" in text:
+                self.pointers += 1
                 return ()
             return self._tree() + [text]
         if text[0] not in _GLYPHS:
@@ -85,5 +89,7 @@ class NpmLs(TrimmedLineFilter):
     def finish(self, exit_code: int):
         out = self._tree()
         if self.deduped:
-            out.append(f"({self.deduped} deduped entries not repeated)")
+            out.append(omitted(self.deduped, "deduped entries"))
+        if self.pointers:
+            out.append(omitted(self.pointers, "log-pointer lines"))
         return out
