@@ -100,10 +100,23 @@ def test_trimmed_line_filter_strips_skips_blanks_and_passes_through():
 def test_js_test_report_caps_each_block_and_counts_the_rest():
     report = _js_test.JsTestReport(["jest"])
     shown = [line for i in range(_js_test.BLOCK_LIMIT + 3) for line in report.block_line(str(i))]
-    assert len(shown) == _js_test.BLOCK_LIMIT and report.dropped == 3
-    assert list(report.dropped_note()) == ["… (3 more lines omitted)"]
+    assert len(shown) == _js_test.BLOCK_LIMIT
+    assert list(report.dropped_note()) == [
+        f"... (3 failure-report lines past the {_js_test.BLOCK_LIMIT}-line cap omitted)"]
     report.block_lines = 0  # a new block
     assert list(report.block_line("next")) == ["next"]
+
+
+def test_js_test_report_counts_by_kind_or_in_one_marker_for_a_failed_run():
+    report = _js_test.JsTestReport(["jest"])
+    report.count("passing tests", 3)
+    report.count("code-frame lines", 2)
+    assert list(report.counted()) == ["... (3 passing tests omitted)",
+                                      "... (2 code-frame lines omitted)"]
+    assert list(report.counted()) == []  # counted once
+    report.count("passing tests", 3)
+    report.count("code-frame lines", 2)
+    assert list(report.counted(failed=True)) == ["... (5 listing and frame/diff lines omitted)"]
 
 
 @pytest.mark.parametrize("argv,values", [
