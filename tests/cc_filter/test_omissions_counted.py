@@ -40,6 +40,7 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # files
     # js
     # rust, go, jvm, c
+    "bloop": (r"Compiled \S+ \(\d+ms\)$",),  # the projects, in one `compiled: foo, bar` line
     # ruby, php, lint
     # system, infra
 }
