@@ -36,6 +36,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # python
     "pip-install": (r"Found existing installation: ", r"Requirement already satisfied: (?!.* \(from )",
                     r"Successfully installed "),
+    # black lists each `would reformat <path>`/`reformatted <path>` under its directory
+    "black": (r"would reformat ", r"reformatted "),
     # git
     # files
     # js
@@ -73,7 +75,7 @@ PENDING = {
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
-    "black", "pip-show", "pyright", "pytest", "unittest", "uv",
+    "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
