@@ -80,7 +80,7 @@ PENDING = {
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
-    "composer", "phpunit", "rspec", "rubocop",
+    "phpunit", "rspec", "rubocop",
     # system, infra
     "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
 }
