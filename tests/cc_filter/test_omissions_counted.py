@@ -38,6 +38,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
                     r"Successfully installed "),
     # black lists each `would reformat <path>`/`reformatted <path>` under its directory
     "black": (r"would reformat ", r"reformatted "),
+    # pytest keeps the closing `=== 31 passed in 0.05s ===` as `31 passed in 0.05s`
+    "pytest": (r"=+ .*\bin [\d.]+s(?: \([\d:.]+\))? =+$", r"=+ no tests ran in "),
     # git
     # files
     # js
@@ -75,7 +77,7 @@ PENDING = {
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
-    "pip-show", "pyright", "pytest", "unittest", "uv",
+    "pip-show", "pyright", "unittest", "uv",
     # rust, go, jvm, c
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
