@@ -77,7 +77,7 @@ PENDING = {
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
-    "pip-show", "pyright", "unittest", "uv",
+    "pip-show", "pyright", "uv",
     # rust, go, jvm, c
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
