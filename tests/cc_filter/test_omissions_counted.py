@@ -40,6 +40,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "black": (r"would reformat ", r"reformatted "),
     # pytest keeps the closing `=== 31 passed in 0.05s ===` as `31 passed in 0.05s`
     "pytest": (r"=+ .*\bin [\d.]+s(?: \([\d:.]+\))? =+$", r"=+ no tests ran in "),
+    # pip show -f lists every file (but the counted .pyc) under its directory
+    # (`dateutil/parser/*.py: __init__ _parser isoparser`)
+    "pip-show": (r"(?!\S*__pycache__/)[^\s:]+$",),
     # git
     # files
     # js
@@ -77,7 +80,7 @@ PENDING = {
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
-    "pip-show", "pyright", "uv",
+    "pyright", "uv",
     # rust, go, jvm, c
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
