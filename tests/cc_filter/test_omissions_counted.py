@@ -43,6 +43,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # pip show -f lists every file (but the counted .pyc) under its directory
     # (`dateutil/parser/*.py: __init__ _parser isoparser`)
     "pip-show": (r"(?!\S*__pycache__/)[^\s:]+$",),
+    # pyright's `/abs/path/file.py` header: each diagnostic under it names the file
+    "pyright": (r"/\S+\.pyi?$",),
     # git
     # files
     # js
@@ -80,7 +82,6 @@ PENDING = {
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
-    "pyright",
     # rust, go, jvm, c
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
