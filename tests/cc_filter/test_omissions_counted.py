@@ -86,7 +86,7 @@ PENDING = {
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
-    "phpunit", "rspec", "rubocop",
+    "rspec", "rubocop",
     # system, infra
     "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
 }
