@@ -86,7 +86,7 @@ PENDING = {
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
-    "rspec", "rubocop",
+    "rubocop",
     # system, infra
     "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
 }
