@@ -86,7 +86,6 @@ PENDING = {
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
-    "rubocop",
     # system, infra
     "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
 }
