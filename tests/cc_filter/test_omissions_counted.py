@@ -36,6 +36,15 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # python
     "pip-install": (r"Found existing installation: ", r"Requirement already satisfied: (?!.* \(from )",
                     r"Successfully installed "),
+    # black lists each `would reformat <path>`/`reformatted <path>` under its directory
+    "black": (r"would reformat ", r"reformatted "),
+    # pytest keeps the closing `=== 31 passed in 0.05s ===` as `31 passed in 0.05s`
+    "pytest": (r"=+ .*\bin [\d.]+s(?: \([\d:.]+\))? =+$", r"=+ no tests ran in "),
+    # pip show -f lists every file (but the counted .pyc) under its directory
+    # (`dateutil/parser/*.py: __init__ _parser isoparser`)
+    "pip-show": (r"(?!\S*__pycache__/)[^\s:]+$",),
+    # pyright's `/abs/path/file.py` header: each diagnostic under it names the file
+    "pyright": (r"/\S+\.pyi?$",),
     # git
     # files
     # js
@@ -74,12 +83,10 @@ PENDING = {
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
-    "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
     "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
-    "composer", "phpunit", "rspec", "rubocop",
     # system, infra
     "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
 }

@@ -51,7 +51,8 @@ Files:
   six-1.17.0.dist-info/RECORD"""
     assert run(PipShow, ["pip", "show", "-f", "six"], text) == [
         "Name: six", "Version: 1.17.0", "Files:", "  ./: six.py", "  six-1.17.0.dist-info/: RECORD",
-        "  (+1 compiled __pycache__ files)"]
+        "  ... (1 compiled __pycache__ files omitted)",
+        "... (2 empty/author-email/home-page fields omitted)"]  # Home-page, Required-by
 
 
 def test_npm_install_keeps_the_error_without_usage_and_log_pointers():
