@@ -56,6 +56,12 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # rust, go, jvm, c
     # ruby, php, lint
     # system, infra
+    # wget rewrites its start, status and result lines, dropping only the clock time and the
+    # speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
+    # 200 OK` → `HTTP 200 OK`, `2026-… (81 MB/s) - ‘f’ saved [N/N]` → `‘f’ saved [N/N]`)
+    "wget": ((r"^--\d{4}-\d\d-\d\d \d\d:\d\d:\d\d-- ", "GET "),
+             (r"^HTTP request sent, awaiting response\.\.\. ", "HTTP "),
+             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", "")),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
@@ -80,7 +86,7 @@ PENDING = {
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
-    "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
+    "curl", "df", "env", "systemctl", "docker", "terraform",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
