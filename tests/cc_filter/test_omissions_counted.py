@@ -62,6 +62,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "wget": ((r"^--\d{4}-\d\d-\d\d \d\d:\d\d:\d\d-- ", "GET "),
              (r"^HTTP request sent, awaiting response\.\.\. ", "HTTP "),
              (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", "")),
+    # systemctl status drops the host name of its journal lines: the machine it ran on (or the
+    # `-H` host the agent named), the same on every line
+    "systemctl": ((r"^(\w{3} \d\d \d\d:\d\d:\d\d) \S+ ", r"\1 "),),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
@@ -86,7 +89,7 @@ PENDING = {
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
-    "curl", "df", "env", "systemctl", "docker", "terraform",
+    "curl", "df", "env", "docker", "terraform",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
