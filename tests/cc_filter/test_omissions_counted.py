@@ -65,6 +65,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # systemctl status drops the host name of its journal lines: the machine it ran on (or the
     # `-H` host the agent named), the same on every line
     "systemctl": ((r"^(\w{3} \d\d \d\d:\d\d:\d\d) \S+ ", r"\1 "),),
+    # df keeps every value of every row; only its header's two-word `Mounted on` becomes one
+    # column name, `Mounted-on`
+    "df": ((r"^(Filesystem .*) Mounted on$", r"\1 Mounted-on"),),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
@@ -89,7 +92,7 @@ PENDING = {
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
-    "curl", "df", "env", "docker", "terraform",
+    "curl", "env", "docker", "terraform",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated

@@ -38,7 +38,7 @@ def test_df_full_listing_drops_pseudo_filesystems():
     text = "Filesystem      Size  Used Avail Use% Mounted on\ntmpfs           24G     0   24G   0% /dev/shm\n/dev/vda       252G   24G   78G  24% /"
     assert run(Df, ["df", "-h"], text) == ["Filesystem Size Used Avail Use% Mounted-on",
                                            "/dev/vda 252G 24G 78G 24% /",
-                                           "(+1 tmpfs/pseudo filesystems not shown)"]
+                                           "... (1 tmpfs/pseudo filesystem rows omitted)"]
     assert "tmpfs 24G 0 24G 0% /dev/shm" in run(Df, ["df", "-h", "/dev/shm"], text)
 
 
