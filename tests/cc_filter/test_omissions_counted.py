@@ -42,6 +42,20 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # rust, go, jvm, c
     # ruby, php, lint
     # system, infra
+    # env masks secret values (`GITHUB_TOKEN=****`, `postgres://shop:****@db/…`, every line of
+    # a PEM key) and shortens colour tables (`LS_COLORS=<1753 chars>`): one output line per
+    # raw line, in order. What it withholds is withheld on purpose (redacts: no tee copy of the
+    # secrets); `printenv LS_COLORS` prints a colour table whole, `CTXCRL_DISABLED=1` the rest
+    "env": (r"(?i:(?!(?:XDG_SESSION_\w*|KEYTIMEOUT|SSH_AUTH_SOCK|GPG_AGENT_INFO|PASSWORD_STORE_DIR"
+            r"|KEYMAP|XKB_KEYMAP)=)(?=[a-z_])\w*?(?:KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|PRIVATE"
+            r"|SESSION|COOKIE|SIGNING|SIGNATURE|CERT|DSN|SALT|API|WEBHOOK|BEARER|OTP|PIN)\w*=)",
+            r"(?:\w+=)?[a-z][\w+.-]*://[^/@\s:]+:[^@/\s]*@",
+            r"(?:\w+=)?['\"]?(?:gh[pousr]_|github_pat_|sk-|sk_live_|sk_test_|rk_live_|pk_live_|xox[bpars]-"
+            r"|AKIA|ASIA|AIza|glpat-|npm_|pypi-|whsec_|eyJ|hf_|dop_v1_|shpat_|SG\.|ya29\.|AccountKey=)",
+            r"(?:\w+=)?(?=[\w+=.-]*[a-z])(?=[\w+=.-]*[A-Z])(?=[\w+=.-]*\d)[\w+=.-]{24,}$",
+            r"(?:\w+=)?-----(?:BEGIN|END) ", r"[A-Za-z0-9+/]{16,}={0,2}$",
+            r"(?:LS_COLORS|LSCOLORS|ZLS_COLORS|GREP_COLORS|EXA_COLORS|EZA_COLORS|JQ_COLORS"
+            r"|GCC_COLORS)="),
 }
 #: filter → (regex, replacement) applied to each raw line before it is looked for: the part
 #: of a line that the filter moves elsewhere (grep's path, shown once as the file's header)
@@ -92,7 +106,7 @@ PENDING = {
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
-    "curl", "env", "docker", "terraform",
+    "curl", "docker", "terraform",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
