@@ -82,6 +82,12 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # df keeps every value of every row; only its header's two-word `Mounted on` becomes one
     # column name, `Mounted-on`
     "df": ((r"^(Filesystem .*) Mounted on$", r"\1 Mounted-on"),),
+    # terraform shows `# addr will be created` without its `#`, a changed attribute under its
+    # dotted path (`~ image = a -> b` inside `~ input = {` → `~ input.image = a -> b`: the
+    # symbol goes first here so the rest is found), and the text of an error box without the
+    # box drawing
+    "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""), (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""),
+                  (r"^[╷│╵] ?", "")),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
@@ -106,7 +112,7 @@ PENDING = {
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
-    "curl", "docker", "terraform",
+    "curl", "docker",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
