@@ -42,6 +42,10 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # rust, go, jvm, c
     # ruby, php, lint
     # system, infra
+    # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
+    # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
+    # CMD is the RUN command of the step header `#8 [4/5] RUN CMD` shown above
+    "docker": (r'ERROR: failed to solve: process "/bin/sh -c ',),
     # env masks secret values (`GITHUB_TOKEN=****`, `postgres://shop:****@db/…`, every line of
     # a PEM key) and shortens colour tables (`LS_COLORS=<1753 chars>`): one output line per
     # raw line, in order. What it withholds is withheld on purpose (redacts: no tee copy of the
@@ -86,8 +90,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # dotted path (`~ image = a -> b` inside `~ input = {` → `~ input.image = a -> b`: the
     # symbol goes first here so the rest is found), and the text of an error box without the
     # box drawing
-    "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""), (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""),
-                  (r"^[╷│╵] ?", "")),
+    "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""),
+                  (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""), (r"^[╷│╵] ?", "")),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
@@ -112,7 +116,7 @@ PENDING = {
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
-    "curl", "docker",
+    "curl",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated

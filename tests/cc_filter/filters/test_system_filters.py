@@ -1,5 +1,5 @@
-"""diff, du, df, ps, curl, terraform (lines from GNU diffutils 3.8, coreutils 9.1, procps 4.0.2,
-curl 7.88.1, Terraform 1.11.4)."""
+"""diff, du, df, ps, curl, terraform, docker (lines from GNU diffutils 3.8, coreutils 9.1,
+procps 4.0.2, curl 7.88.1, Terraform 1.11.4, the Docker 28.2 client's documented layouts)."""
 import pytest
 
 from cc_filter.filters.system.curl import Curl, meter_end
@@ -7,6 +7,7 @@ from cc_filter.filters.system.df import Df
 from cc_filter.filters.files.diff import Diff
 from cc_filter.filters.system.du import Du, size_of
 from cc_filter.filters.system.ps import Ps
+from cc_filter.filters.infra.docker import Docker
 from cc_filter.filters.infra.terraform import Terraform
 
 
@@ -106,3 +107,33 @@ def test_terraform_error_box_text_is_kept():
     text = "╷\n│ Error: Unsupported argument\n│ \n│   on main.tf line 3:\n╵"
     assert run(Terraform, ["terraform", "validate"], text, 1) == ["Error: Unsupported argument",
                                                                    "on main.tf line 3:"]
+
+
+def test_docker_pull_layer_progress_goes_counted_and_the_result_stays():
+    text = """3.20: Pulling from library/alpine
+a258b2a6b59a: Pulling fs layer
+a258b2a6b59a: Download complete
+a258b2a6b59a: Pull complete
+Digest: sha256:0a4eaa0eecf5f8c050e5bba433f58c052be7587ee8af3e8b3910ef9ab5fbe9f5
+Status: Downloaded newer image for alpine:3.20
+"""
+    assert run(Docker, ["docker", "pull", "alpine:3.20"], text) == [
+        "3.20: Pulling from library/alpine",
+        "Digest: sha256:0a4eaa0eecf5f8c050e5bba433f58c052be7587ee8af3e8b3910ef9ab5fbe9f5",
+        "Status: Downloaded newer image for alpine:3.20",
+        "... (3 layer progress lines omitted)"]
+
+
+def test_docker_build_digest_cut_and_step_times_counted():
+    digest = "2b0079146a74e23bf4ae8f6a28e1b484c6292f6fb904cbb51825b4a19812fcd8"
+    text = f"""#4 [1/2] FROM python:3.12-slim@sha256:{digest}
+#4 resolve python:3.12-slim@sha256:{digest} 0.0s done
+#4 CACHED
+
+#5 [2/2] RUN make
+#5 0.412 cc -o app app.c
+#5 DONE 0.5s"""
+    assert run(Docker, ["docker", "build", "."], text) == [
+        "#4 [1/2] FROM python:3.12-slim@sha256:2b0079146a74…", "#5 [2/2] RUN make",
+        "#5 cc -o app app.c", "... (3 build progress lines omitted)",
+        "... (1 image digests truncated)"]
