@@ -52,6 +52,24 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "bloop": (r"Compiled \S+ \(\d+ms\)$",),  # the projects, in one `compiled: foo, bar` line
     # ruby, php, lint
     # system, infra
+    # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
+    # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
+    # CMD is the RUN command of the step header `#8 [4/5] RUN CMD` shown above
+    "docker": (r'ERROR: failed to solve: process "/bin/sh -c ',),
+    # env masks secret values (`GITHUB_TOKEN=****`, `postgres://shop:****@db/…`, every line of
+    # a PEM key) and shortens colour tables (`LS_COLORS=<1753 chars>`): one output line per
+    # raw line, in order. What it withholds is withheld on purpose (redacts: no tee copy of the
+    # secrets); `printenv LS_COLORS` prints a colour table whole, `CTXCRL_DISABLED=1` the rest
+    "env": (r"(?i:(?!(?:XDG_SESSION_\w*|KEYTIMEOUT|SSH_AUTH_SOCK|GPG_AGENT_INFO|PASSWORD_STORE_DIR"
+            r"|KEYMAP|XKB_KEYMAP)=)(?=[a-z_])\w*?(?:KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|PRIVATE"
+            r"|SESSION|COOKIE|SIGNING|SIGNATURE|CERT|DSN|SALT|API|WEBHOOK|BEARER|OTP|PIN)\w*=)",
+            r"(?:\w+=)?[a-z][\w+.-]*://[^/@\s:]+:[^@/\s]*@",
+            r"(?:\w+=)?['\"]?(?:gh[pousr]_|github_pat_|sk-|sk_live_|sk_test_|rk_live_|pk_live_|xox[bpars]-"
+            r"|AKIA|ASIA|AIza|glpat-|npm_|pypi-|whsec_|eyJ|hf_|dop_v1_|shpat_|SG\.|ya29\.|AccountKey=)",
+            r"(?:\w+=)?(?=[\w+=.-]*[a-z])(?=[\w+=.-]*[A-Z])(?=[\w+=.-]*\d)[\w+=.-]{24,}$",
+            r"(?:\w+=)?-----(?:BEGIN|END) ", r"[A-Za-z0-9+/]{16,}={0,2}$",
+            r"(?:LS_COLORS|LSCOLORS|ZLS_COLORS|GREP_COLORS|EXA_COLORS|EZA_COLORS|JQ_COLORS"
+            r"|GCC_COLORS)="),
 }
 #: filter → (regex, replacement) applied to each raw line before it is looked for: the part
 #: of a line that the filter moves elsewhere (grep's path, shown once as the file's header)
@@ -66,6 +84,24 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # rust, go, jvm, c
     # ruby, php, lint
     # system, infra
+    # wget rewrites its start, status and result lines, dropping only the clock time and the
+    # speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
+    # 200 OK` → `HTTP 200 OK`, `2026-… (81 MB/s) - ‘f’ saved [N/N]` → `‘f’ saved [N/N]`)
+    "wget": ((r"^--\d{4}-\d\d-\d\d \d\d:\d\d:\d\d-- ", "GET "),
+             (r"^HTTP request sent, awaiting response\.\.\. ", "HTTP "),
+             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", "")),
+    # systemctl status drops the host name of its journal lines: the machine it ran on (or the
+    # `-H` host the agent named), the same on every line
+    "systemctl": ((r"^(\w{3} \d\d \d\d:\d\d:\d\d) \S+ ", r"\1 "),),
+    # df keeps every value of every row; only its header's two-word `Mounted on` becomes one
+    # column name, `Mounted-on`
+    "df": ((r"^(Filesystem .*) Mounted on$", r"\1 Mounted-on"),),
+    # terraform shows `# addr will be created` without its `#`, a changed attribute under its
+    # dotted path (`~ image = a -> b` inside `~ input = {` → `~ input.image = a -> b`: the
+    # symbol goes first here so the rest is found), and the text of an error box without the
+    # box drawing
+    "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""),
+                  (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""), (r"^[╷│╵] ?", "")),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
@@ -88,7 +124,7 @@ PENDING = {
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
     # system, infra
-    "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
+    "curl",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
