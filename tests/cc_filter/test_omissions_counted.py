@@ -124,7 +124,6 @@ PENDING = {
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
     # system, infra
-    "curl",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
@@ -144,6 +143,7 @@ def _in_repo(monkeypatch):
 
 def _words(line: str) -> str:
     """A line as compared: ANSI and redraws resolved, runs of white space made one space."""
+    line = line.rstrip("\r")  # a CRLF line's `\r` is no redraw
     return " ".join(strip_ansi(line.split("\r")[-1] if "\r" in line else line).split())
 
 
