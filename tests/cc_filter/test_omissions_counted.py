@@ -38,6 +38,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
                     r"Successfully installed "),
     # git
     # files
+    # ls -R: the first section's `.:` header is the header-less first line of the answer
+    "ls": (r"\.:$",),
     # js
     # rust, go, jvm, c
     # ruby, php, lint
@@ -50,6 +52,18 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
     "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
              (r"^(?!\d+:)[^:]+:\s*", "")),
+    # find (over 12 paths) and tree list each directory's names on its `dir/:` line, three or
+    # more with one extension as `{a,b,c}.py`: a path is looked for as its name's stem (its
+    # directory is that line's head, its extension the brace group's)
+    "find": ((r"^(?!find: ).*/(?=[^/])", ""), (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
+    "tree": ((r"^[│|`\s]*(?:├── |└── |\|-- |`-- )", ""), (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
+    # ls -l keeps an entry's name, kind, size and any unusual mode/owner, and drops by design
+    # (its docstring says so) the link count, usual owner, date and mode columns of every entry
+    # line: the line is looked for as its name (`.` and `..` are dropped, and counted); -R
+    # sections become `dir/:` lines (`./src:` → `src/:`), names as for find
+    "ls": ((r"^[-dlbcps][-rwxsStT]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(?:\d+,\s*)?\S+\s+\w{3}\s+\d+\s+"
+            r"\S+\s+(?!\.\.?$)", ""), (r"^(?:\./)?(?!\.:$)(.+?)/?:$", r"\1/:"),
+           (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
     # git
     # js
     # python
@@ -65,10 +79,7 @@ EXEMPT = {
 #: passes); one section per ecosystem
 PENDING = {
     # files
-    "find", "ls", "tree",
     # git
-    "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
-    "git-pull", "git-show", "git-stash", "git-status",
     # js
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
