@@ -37,6 +37,12 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "pip-install": (r"Found existing installation: ", r"Requirement already satisfied: (?!.* \(from )",
                     r"Successfully installed "),
     # git
+    # git status (and the status git commit / git stash print): the upstream lines become the
+    # branch line's `ahead of 'origin/main' by 4 commits`; an operation's advice becomes its
+    # `next: fix conflicts, then git commit (or git merge --abort)` line
+    "git-status": (r"Your branch (?:is|and) ", r"and have \d+ and \d+ different commits each",
+                   r'\((?:fix conflicts|all conflicts fixed|use "git (?:merge|rebase|cherry-pick|'
+                   r'revert|am|bisect|commit)\b(?! --edit-todo))', r"nothing to commit \("),
     # files
     # ls -R: the first section's `.:` header is the header-less first line of the answer
     "ls": (r"\.:$",),
@@ -65,6 +71,14 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
             r"\S+\s+(?!\.\.?$)", ""), (r"^(?:\./)?(?!\.:$)(.+?)/?:$", r"\1/:"),
            (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
     # git
+    # git status re-lays out its sections: `Changes to be committed:` → `staged:`, a file's
+    # `modified:   a.py` → `M a.py` (conflicts keep git's words)
+    "git-status": ((r"^Changes to be committed:$", "staged:"),
+                   (r"^Changes not staged for commit:$", "unstaged:"),
+                   (r"^Untracked files:$", "untracked:"), (r"^Unmerged paths:$", "unmerged:"),
+                   (r"^Ignored files:$", "ignored:"), (r"^modified: ", "M "),
+                   (r"^new file: ", "A "), (r"^deleted: ", "D "), (r"^renamed: ", "R "),
+                   (r"^copied: ", "C "), (r"^typechange: ", "T ")),
     # js
     # python
     # rust, go, jvm, c

@@ -177,7 +177,7 @@ STATUS_CASES = [
     ("gone upstream", "On branch x\nYour branch is based on 'origin/x', but the upstream is gone.\n"
      "  (use \"git branch --unset-upstream\" to fixup)\n\nnothing to commit, working tree clean\n",
      ["On branch x, based on 'origin/x', but the upstream is gone",
-      "nothing to commit, working tree clean"]),
+      "nothing to commit, working tree clean", "... (1 advice line omitted)"]),
     ("all conflicts fixed", "On branch main\nAll conflicts fixed but you are still merging.\n"
      "  (use \"git commit\" to conclude merge)\n\nChanges to be committed:\n\tmodified:   a.py\n\n",
      ["On branch main", "All conflicts fixed but you are still merging.", "  next: git commit",
