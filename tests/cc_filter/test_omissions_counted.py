@@ -30,6 +30,30 @@ FIXTURES = os.path.join(REPO, "tests", "fixtures")
 
 # Each table keeps one section per ecosystem folder of cc_filter/filters/ (one entry a line).
 
+# git: the status that git status, git commit and git stash print (git_status.StatusCompactor)
+_GIT_STATUS_RESTATED = (
+    r"Your branch (?:is|and) ", r"and have \d+ and \d+ different commits each",
+    r'\((?:fix conflicts|all conflicts fixed|use "git (?:merge|rebase|cherry-pick|revert|am|'
+    r'bisect|commit)\b(?! --edit-todo))', r"nothing to commit \(",
+    r"(?:Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths|"
+    r"Ignored files):$")  # `staged:`, `unstaged:`, `untracked:`, `unmerged:`, `ignored:`
+#: a file line `modified:   a.py` becomes `M a.py`: looked for as its path (conflicts keep
+#: git's words: `both modified: a.py`)
+_GIT_STATUS_RESHAPED = ((r"^(?:modified|new file|deleted|renamed|copied|typechange): ", ""),)
+
+# git: a patch as git diff, git show, git log -p and git stash show -p print it (DiffCompactor):
+# each `@@` header becomes the exact `@@ -a,b +c,d @@` of each change; `new file mode 100644`,
+# `old/new mode`, `similarity index`, `rename from/to`, `Binary files … differ` become the
+# file's `diff <path>` line (`diff a -> b (renamed 95%)`, `(new file)`, `(binary)`); a
+# `diff --git a/x b/x` line is looked for as its path (in the answer, or in the raw output
+# that the runner shows instead when it is smaller)
+_GIT_DIFF_RESTATED = (
+    r"@@@* -\d", r"(?:new|deleted) file mode 100644$", r"(?:old|new) mode \d+$",
+    r"(?:dis)?similarity index \d+%$", r"(?:rename|copy) (?:from|to) ", r"Binary files .* differ$",
+    r"GIT binary patch$")
+_GIT_DIFF_RESHAPED = (
+    (r"^diff --git a/(.+) b/\1$", r"\1"), (r"^diff --git a/(.+) b/(.+)$", r"\2"),
+    (r"^diff --(?:cc|combined) ", ""))
 #: filter → regexes (matched at the start of a raw line) of the lines the filter states in
 #: other words instead of dropping them
 RESTATED: dict[str, tuple[str, ...]] = {
@@ -40,9 +64,10 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # git status (and the status git commit / git stash print): the upstream lines become the
     # branch line's `ahead of 'origin/main' by 4 commits`; an operation's advice becomes its
     # `next: fix conflicts, then git commit (or git merge --abort)` line
-    "git-status": (r"Your branch (?:is|and) ", r"and have \d+ and \d+ different commits each",
-                   r'\((?:fix conflicts|all conflicts fixed|use "git (?:merge|rebase|cherry-pick|'
-                   r'revert|am|bisect|commit)\b(?! --edit-todo))', r"nothing to commit \("),
+    "git-status": _GIT_STATUS_RESTATED,
+    "git-commit": _GIT_STATUS_RESTATED,
+    "git-stash": _GIT_STATUS_RESTATED + _GIT_DIFF_RESTATED,
+    "git-diff": _GIT_DIFF_RESTATED,
     # files
     # ls -R: the first section's `.:` header is the header-less first line of the answer
     "ls": (r"\.:$",),
@@ -71,14 +96,14 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
             r"\S+\s+(?!\.\.?$)", ""), (r"^(?:\./)?(?!\.:$)(.+?)/?:$", r"\1/:"),
            (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
     # git
-    # git status re-lays out its sections: `Changes to be committed:` → `staged:`, a file's
-    # `modified:   a.py` → `M a.py` (conflicts keep git's words)
-    "git-status": ((r"^Changes to be committed:$", "staged:"),
-                   (r"^Changes not staged for commit:$", "unstaged:"),
-                   (r"^Untracked files:$", "untracked:"), (r"^Unmerged paths:$", "unmerged:"),
-                   (r"^Ignored files:$", "ignored:"), (r"^modified: ", "M "),
-                   (r"^new file: ", "A "), (r"^deleted: ", "D "), (r"^renamed: ", "R "),
-                   (r"^copied: ", "C "), (r"^typechange: ", "T ")),
+    # git status re-lays out its file lines (and git commit / git stash theirs)
+    "git-status": _GIT_STATUS_RESHAPED,
+    # git commit: `create mode 100644 a.py` → `create a.py` (another mode is kept)
+    "git-commit": ((r"^(create|delete) mode 100644 ", r"\1 "),
+                   (r"^(create|delete) mode (\d{6}) (.+)$", r"\1 \3 (mode \2)"))
+                  + _GIT_STATUS_RESHAPED,
+    "git-stash": _GIT_STATUS_RESHAPED + _GIT_DIFF_RESHAPED,
+    "git-diff": _GIT_DIFF_RESHAPED,
     # js
     # python
     # rust, go, jvm, c

@@ -92,7 +92,7 @@ def test_diff_equals_git_diff_U0_on_random_edits(tmp_path):
         raw = sh("git diff", repo, env)
         expected = _u0_body(sh("git diff -U0", repo, env))
         got, _ = run(git_diff.GitDiff, ["git", "diff"], raw)
-        got = [l for l in got if not l.startswith("diff ")]
+        got = [l for l in got if not l.startswith(("diff ", "... ("))]  # file lines, counts
         assert [l.split(" @@")[0] for l in got] == [l.split(" @@")[0] for l in expected], seed
         for g, e in zip(got, expected, strict=True):
             if g.startswith("@@") and g != e:
@@ -136,6 +136,7 @@ def test_diff_file_headers_say_what_git_said():
         "diff run.sh (mode 100644 -> 100755)",
         "diff gone.txt (deleted)", "@@ -1,2 +0,0 @@", "-one", "-two",
         "diff img.png (binary)",
+        "... (2 context lines omitted)", "... (7 index/---/+++ lines omitted)",
     ]
 
 
@@ -144,7 +145,8 @@ def test_diff_long_change_is_capped_and_marked():
     raw = "diff --git a/t b/t\n--- a/t\n+++ b/t\n@@ -1,100 +1,100 @@\n" + body
     out, f = run(git_diff.GitDiff, ["git", "diff"], raw)
     markers = [l for l in out if is_omission_marker(l)]
-    assert markers == ["... (80 removed lines omitted)", "... (80 added lines omitted)"]
+    assert markers == ["... (80 removed lines omitted)", "... (80 added lines omitted)",
+                       "... (2 index/---/+++ lines omitted)"]
     assert "-old 0" in out and "-old 99" in out and "+new 0" in out and "+new 99" in out
     assert f.dropped
 
@@ -152,7 +154,8 @@ def test_diff_long_change_is_capped_and_marked():
 def test_diff_with_users_context_keeps_git_hunks():
     raw = "diff --git a/t b/t\n--- a/t\n+++ b/t\n@@ -1,3 +1,3 @@ ctx\n a\n-b\n+B\n c\n"
     out, _ = run(git_diff.GitDiff, ["git", "diff", "-U1"], raw)
-    assert out == ["diff t", "@@ -1,3 +1,3 @@ ctx", " a", "-b", "+B", " c"]
+    assert out == ["diff t", "@@ -1,3 +1,3 @@ ctx", " a", "-b", "+B", " c",
+                   "... (2 index/---/+++ lines omitted)"]
 
 
 @pytest.mark.parametrize("flag", ["--word-diff", "--word-diff=plain", "--color-words"])
@@ -167,7 +170,7 @@ def test_diff_no_newline_marker_stays_with_its_line():
            "+b\n\\ No newline at end of file\n")
     out, _ = run(git_diff.GitDiff, ["git", "diff"], raw)
     assert out == ["diff t", "@@ -1 +1 @@", "-a", "\\ No newline at end of file", "+b",
-                   "\\ No newline at end of file"]
+                   "\\ No newline at end of file", "... (2 index/---/+++ lines omitted)"]
 
 
 # -- git status -------------------------------------------------------------------------------
