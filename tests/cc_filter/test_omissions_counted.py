@@ -53,7 +53,15 @@ _GIT_DIFF_RESTATED = (
     r"GIT binary patch$")
 _GIT_DIFF_RESHAPED = (
     (r"^diff --git a/(.+) b/\1$", r"\1"), (r"^diff --git a/(.+) b/(.+)$", r"\2"),
-    (r"^diff --(?:cc|combined) ", ""))
+    (r"^diff --(?:cc|combined) ", ""),
+    # a blank added or removed line (`+` alone) carries no text, like a blank line: it is
+    # looked for as nothing (a side's cap, `... (38 added lines omitted)`, may count it)
+    (r"^[-+]$", ""))
+# git: the commits git log and git show print (git_log.LogCompactor): `commit <hash> (refs)`
+# becomes the commit's line `<hash7> (refs) <day> <author>: <subject>`; `Merge: a b` its
+# `(merge a b)`; the `N files changed, …` line its `[N files, +X -Y]`
+_GIT_LOG_RESTATED = (r"Merge: ", r"\d+ files? changed, ")
+_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),)
 #: filter → regexes (matched at the start of a raw line) of the lines the filter states in
 #: other words instead of dropping them
 RESTATED: dict[str, tuple[str, ...]] = {
@@ -68,6 +76,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "git-commit": _GIT_STATUS_RESTATED,
     "git-stash": _GIT_STATUS_RESTATED + _GIT_DIFF_RESTATED,
     "git-diff": _GIT_DIFF_RESTATED,
+    "git-log": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
+    "git-show": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
     # files
     # ls -R: the first section's `.:` header is the header-less first line of the answer
     "ls": (r"\.:$",),
@@ -104,6 +114,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
                   + _GIT_STATUS_RESHAPED,
     "git-stash": _GIT_STATUS_RESHAPED + _GIT_DIFF_RESHAPED,
     "git-diff": _GIT_DIFF_RESHAPED,
+    "git-log": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
+    "git-show": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
     # js
     # python
     # rust, go, jvm, c

@@ -228,12 +228,16 @@ def _commits(n, merge_every=0):
 def test_log_caps_only_when_the_user_gave_no_limit():
     raw = _commits(git_log.LOG_LIMIT + 50)
     out, f = run(git_log.GitLog, ["git", "log"], raw)
-    assert out[-1] == "... (50 commits omitted)" and f.dropped
-    assert len(out) == git_log.LOG_LIMIT + 1
+    # each hidden commit: its commit, Author, Date and subject lines; the shown ones' Author and
+    # Date lines are cut to the name and the day
+    assert out[-2:] == [f"... ({2 * git_log.LOG_LIMIT} Author/Date lines: e-mail, time truncated)",
+                        "... (200 lines of 50 more commits omitted)"] and f.dropped
+    assert len(out) == git_log.LOG_LIMIT + 2
     for argv in (["git", "log", "-n", "300"], ["git", "log", "-300"], ["git", "log", "--max-count=300"],
                  ["git", "log", "--since=2024-01-01"]):
         out, f = run(git_log.GitLog, argv, raw)
-        assert len(out) == git_log.LOG_LIMIT + 50 and not f.dropped, argv
+        assert len(out) == git_log.LOG_LIMIT + 51, argv  # every commit, and the Author/Date count
+        assert out[-1] == f"... ({2 * (git_log.LOG_LIMIT + 50)} Author/Date lines: e-mail, time truncated)"
 
 
 def test_log_merge_and_body():
@@ -242,7 +246,8 @@ def test_log_merge_and_body():
            + "".join(f"    body {i}\n" for i in range(6)))
     out, f = run(git_log.GitLog, ["git", "log"], raw)
     assert out[0] == "abababa (HEAD -> main, origin/main) 2024-01-09 Grace Hopper: Merge x (merge 1111111 2222222)"
-    assert out[1:] == ["  body 0", "  body 1", "  body 2", "  body 3", "  +2 more lines"] and f.dropped
+    assert out[1:] == ["  body 0", "  body 1", "  body 2", "  body 3", "  +2 more lines",
+                       "... (2 Author/Date lines: e-mail, time truncated)"] and f.dropped
 
 
 @pytest.mark.parametrize("argv", [["git", "log", "--oneline"], ["git", "log", "--format=%H %s"],
