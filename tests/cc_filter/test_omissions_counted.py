@@ -78,6 +78,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "git-diff": _GIT_DIFF_RESTATED,
     "git-log": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
     "git-show": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
+    # git pull: `Updating a..b` + `Fast-forward` become `Fast-forward a..b`
+    "git-pull": (r"Updating [0-9a-f]+\.\.[0-9a-f]+$",),
     # files
     # ls -R: the first section's `.:` header is the header-less first line of the answer
     "ls": (r"\.:$",),
@@ -116,6 +118,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "git-diff": _GIT_DIFF_RESHAPED,
     "git-log": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
     "git-show": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
+    # git branch -a lists a remote's branches on one line, `remotes/origin: hotfix, main`: a
+    # `remotes/origin/main` line is looked for as its branch's name
+    "git-branch": ((r"^remotes/[^/]+/(\S+)$", r"\1"),),
+    # git pull joins a `hint:` paragraph into one `hint:` line
+    "git-pull": ((r"^hint: ?", ""),),
     # js
     # python
     # rust, go, jvm, c

@@ -305,7 +305,8 @@ def test_pull_merge_keeps_every_file_and_drops_auto_merging():
     out, _ = run(git_pull.GitPull, ["git", "pull"], raw)
     assert out == ["From ../remote", "1111111..2222222 main -> origin/main",
                    "Merge made by the 'ort' strategy.", "  a.py | 2 +-", "  b.py | 4 ++++",
-                   "2 files changed, 5 insertions(+), 1 deletion(-)"]
+                   "2 files changed, 5 insertions(+), 1 deletion(-)",
+                   "... (1 Auto-merging line omitted)", "... (1 create/delete mode line omitted)"]
 
 
 def test_fetch_and_push_confirm_when_silent():
