@@ -123,6 +123,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "git-branch": ((r"^remotes/[^/]+/(\S+)$", r"\1"),),
     # git pull joins a `hint:` paragraph into one `hint:` line
     "git-pull": ((r"^hint: ?", ""),),
+    # gh run view --log drops, by design (gh.toml says so), the `job<TAB>step<TAB>timestamp `
+    # prefix of every log line: the steps are named by the `##[group]` lines it keeps, the
+    # timestamps are timing; the line is looked for as its text (what the strip rules drop,
+    # they count)
+    "gh": ((r"^(?:\S[^\t]*? )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?", ""),),
     # js
     # python
     # rust, go, jvm, c
