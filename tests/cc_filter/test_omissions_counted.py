@@ -30,6 +30,38 @@ FIXTURES = os.path.join(REPO, "tests", "fixtures")
 
 # Each table keeps one section per ecosystem folder of cc_filter/filters/ (one entry a line).
 
+# git: the status that git status, git commit and git stash print (git_status.StatusCompactor)
+_GIT_STATUS_RESTATED = (
+    r"Your branch (?:is|and) ", r"and have \d+ and \d+ different commits each",
+    r'\((?:fix conflicts|all conflicts fixed|use "git (?:merge|rebase|cherry-pick|revert|am|'
+    r'bisect|commit)\b(?! --edit-todo))', r"nothing to commit \(",
+    r"(?:Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths|"
+    r"Ignored files):$")  # `staged:`, `unstaged:`, `untracked:`, `unmerged:`, `ignored:`
+#: a file line `modified:   a.py` becomes `M a.py`: looked for as its path (conflicts keep
+#: git's words: `both modified: a.py`)
+_GIT_STATUS_RESHAPED = ((r"^(?:modified|new file|deleted|renamed|copied|typechange): ", ""),)
+
+# git: a patch as git diff, git show, git log -p and git stash show -p print it (DiffCompactor):
+# each `@@` header becomes the exact `@@ -a,b +c,d @@` of each change; `new file mode 100644`,
+# `old/new mode`, `similarity index`, `rename from/to`, `Binary files … differ` become the
+# file's `diff <path>` line (`diff a -> b (renamed 95%)`, `(new file)`, `(binary)`); a
+# `diff --git a/x b/x` line is looked for as its path (in the answer, or in the raw output
+# that the runner shows instead when it is smaller)
+_GIT_DIFF_RESTATED = (
+    r"@@@* -\d", r"(?:new|deleted) file mode 100644$", r"(?:old|new) mode \d+$",
+    r"(?:dis)?similarity index \d+%$", r"(?:rename|copy) (?:from|to) ", r"Binary files .* differ$",
+    r"GIT binary patch$")
+_GIT_DIFF_RESHAPED = (
+    (r"^diff --git a/(.+) b/\1$", r"\1"), (r"^diff --git a/(.+) b/(.+)$", r"\2"),
+    (r"^diff --(?:cc|combined) ", ""),
+    # a blank added or removed line (`+` alone) carries no text, like a blank line: it is
+    # looked for as nothing (a side's cap, `... (38 added lines omitted)`, may count it)
+    (r"^[-+]$", ""))
+# git: the commits git log and git show print (git_log.LogCompactor): `commit <hash> (refs)`
+# becomes the commit's line `<hash7> (refs) <day> <author>: <subject>`; `Merge: a b` its
+# `(merge a b)`; the `N files changed, …` line its `[N files, +X -Y]`
+_GIT_LOG_RESTATED = (r"Merge: ", r"\d+ files? changed, ")
+_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),)
 #: filter → regexes (matched at the start of a raw line) of the lines the filter states in
 #: other words instead of dropping them
 RESTATED: dict[str, tuple[str, ...]] = {
@@ -46,7 +78,20 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # pyright's `/abs/path/file.py` header: each diagnostic under it names the file
     "pyright": (r"/\S+\.pyi?$",),
     # git
+    # git status (and the status git commit / git stash print): the upstream lines become the
+    # branch line's `ahead of 'origin/main' by 4 commits`; an operation's advice becomes its
+    # `next: fix conflicts, then git commit (or git merge --abort)` line
+    "git-status": _GIT_STATUS_RESTATED,
+    "git-commit": _GIT_STATUS_RESTATED,
+    "git-stash": _GIT_STATUS_RESTATED + _GIT_DIFF_RESTATED,
+    "git-diff": _GIT_DIFF_RESTATED,
+    "git-log": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
+    "git-show": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
+    # git pull: `Updating a..b` + `Fast-forward` become `Fast-forward a..b`
+    "git-pull": (r"Updating [0-9a-f]+\.\.[0-9a-f]+$",),
     # files
+    # ls -R: the first section's `.:` header is the header-less first line of the answer
+    "ls": (r"\.:$",),
     # js
     # rust, go, jvm, c
     "bloop": (r"Compiled \S+ \(\d+ms\)$",),  # the projects, in one `compiled: foo, bar` line
@@ -78,7 +123,39 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
     "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
              (r"^(?!\d+:)[^:]+:\s*", "")),
+    # find (over 12 paths) and tree list each directory's names on its `dir/:` line, three or
+    # more with one extension as `{a,b,c}.py`: a path is looked for as its name's stem (its
+    # directory is that line's head, its extension the brace group's)
+    "find": ((r"^(?!find: ).*/(?=[^/])", ""), (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
+    "tree": ((r"^[│|`\s]*(?:├── |└── |\|-- |`-- )", ""), (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
+    # ls -l keeps an entry's name, kind, size and any unusual mode/owner, and drops by design
+    # (its docstring says so) the link count, usual owner, date and mode columns of every entry
+    # line: the line is looked for as its name (`.` and `..` are dropped, and counted); -R
+    # sections become `dir/:` lines (`./src:` → `src/:`), names as for find
+    "ls": ((r"^[-dlbcps][-rwxsStT]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(?:\d+,\s*)?\S+\s+\w{3}\s+\d+\s+"
+            r"\S+\s+(?!\.\.?$)", ""), (r"^(?:\./)?(?!\.:$)(.+?)/?:$", r"\1/:"),
+           (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
     # git
+    # git status re-lays out its file lines (and git commit / git stash theirs)
+    "git-status": _GIT_STATUS_RESHAPED,
+    # git commit: `create mode 100644 a.py` → `create a.py` (another mode is kept)
+    "git-commit": ((r"^(create|delete) mode 100644 ", r"\1 "),
+                   (r"^(create|delete) mode (\d{6}) (.+)$", r"\1 \3 (mode \2)"))
+                  + _GIT_STATUS_RESHAPED,
+    "git-stash": _GIT_STATUS_RESHAPED + _GIT_DIFF_RESHAPED,
+    "git-diff": _GIT_DIFF_RESHAPED,
+    "git-log": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
+    "git-show": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
+    # git branch -a lists a remote's branches on one line, `remotes/origin: hotfix, main`: a
+    # `remotes/origin/main` line is looked for as its branch's name
+    "git-branch": ((r"^remotes/[^/]+/(\S+)$", r"\1"),),
+    # git pull joins a `hint:` paragraph into one `hint:` line
+    "git-pull": ((r"^hint: ?", ""),),
+    # gh run view --log drops, by design (gh.toml says so), the `job<TAB>step<TAB>timestamp `
+    # prefix of every log line: the steps are named by the `##[group]` lines it keeps, the
+    # timestamps are timing; the line is looked for as its text (what the strip rules drop,
+    # they count)
+    "gh": ((r"^(?:\S[^\t]*? )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?", ""),),
     # js
     # python
     # rust, go, jvm, c
@@ -111,10 +188,7 @@ EXEMPT = {
 #: passes); one section per ecosystem
 PENDING = {
     # files
-    "find", "ls", "tree",
     # git
-    "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
-    "git-pull", "git-show", "git-stash", "git-status",
     # js
     "bun-test", "eslint", "jest", "mocha", "next", "npm-install", "npm-ls", "npm-test",
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
