@@ -78,7 +78,7 @@ PENDING = {
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
-    "go-build", "go-test", "gradle", "mvn",
+    "go-test", "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
