@@ -43,6 +43,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # passing suites' `test result: ok. …` lines, folded into one line per count (`(×20
     # suites)`), less their timing (an empty suite's result is dropped and counted)
     "cargo-test": (r"test result: ok\. (?!0 passed; 0 failed; 0 ignored;)",),
+    # go test's bare `FAIL` (after a failing package, at the end) says what `FAIL pkg` says
+    "go-test": (r"FAIL$",),
     # ruby, php, lint
     # system, infra
 }
@@ -57,6 +59,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # js
     # python
     # rust, go, jvm, c
+    # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
+    "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
     # ruby, php, lint
     # system, infra
 }
@@ -78,7 +82,7 @@ PENDING = {
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
-    "go-test", "gradle", "mvn",
+    "gradle", "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
