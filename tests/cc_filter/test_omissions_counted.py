@@ -45,6 +45,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "cargo-test": (r"test result: ok\. (?!0 passed; 0 failed; 0 ignored;)",),
     # go test's bare `FAIL` (after a failing package, at the end) says what `FAIL pkg` says
     "go-test": (r"FAIL$",),
+    # said again by what follows: `BUILD FAILED`, a header, the compiler's own errors
+    "gradle": (r"FAILURE: Build failed with an exception\.$", r"\* What went wrong:$",
+               r"> Compilation failed; see the compiler error output"),
     # ruby, php, lint
     # system, infra
 }
@@ -61,6 +64,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
+    # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
+    # the error is shown, the task named by the `Execution failed for task` line
+    "gradle": ((r"^(?:> Task )?:[\w:.-]+(?=/)", ""),),
     # ruby, php, lint
     # system, infra
 }
@@ -82,7 +88,7 @@ PENDING = {
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
-    "gradle", "mvn",
+    "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
