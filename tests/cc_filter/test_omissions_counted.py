@@ -67,6 +67,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
     # the error is shown, the task named by the `Execution failed for task` line
     "gradle": ((r"^(?:> Task )?:[\w:.-]+(?=/)", ""),),
+    # Maven's `[INFO] x` is shown as `x`, `[ERROR] x` as `ERROR: x`
+    "mvn": ((r"^\[INFO\] ?", ""), (r"^\[(ERROR|WARNING|WARN)\] ?", r"\1: ")),
     # ruby, php, lint
     # system, infra
 }
@@ -88,7 +90,6 @@ PENDING = {
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
-    "mvn",
     "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
