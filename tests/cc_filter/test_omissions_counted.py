@@ -90,7 +90,7 @@ PENDING = {
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
-    "cmake", "gcc", "make", "ninja",
+    "cmake", "make", "ninja",
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
