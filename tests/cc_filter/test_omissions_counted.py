@@ -90,7 +90,6 @@ PENDING = {
     # python
     "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
-    "cmake", "make", "ninja",
     # ruby, php, lint
     "composer", "phpunit", "rspec", "rubocop",
     # system, infra
