@@ -72,7 +72,8 @@ def test_quiet_progress_goes():
             "test result: ok. 26 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n")
     assert run(["cargo", "test", "-q"], text, 0) == [
         "test regressions::x ... FAILED",
-        "test result: ok. 26 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+        "test result: ok. 26 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
+        "finished in 0.00s",
         "... (1 suite header lines omitted)", "... (2 -q progress lines omitted)"]
 
 

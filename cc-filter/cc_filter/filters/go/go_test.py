@@ -17,13 +17,13 @@ to a bound), and its last lines (a `t.Fatalf` comes last) stay, in their order; 
 
 Drops, each kind counted in a marker at the end: `=== RUN / PAUSE / CONT / NAME` lines (one
 marker naming the words seen: `... (381 === RUN lines omitted)`; the `=== RUN` line of a test
-whose `--- FAIL` / `--- SKIP` line is shown is restated by it, not counted), `--- PASS` lines (`passing
-tests`) and passing tests' logs, the `ok pkg 0.01s` lines of more than 3 packages (`ok package
-lines`, `cached ok package lines`: the names would cost what the lines do), `? pkg [no test
-files]` lines, the bare `PASS` lines (a bare `FAIL` is restated by the `FAIL pkg` line),
-`go: downloading`, skipped tests past the cap,
-a panic's runtime stack (goroutine headers, standard library frames, the repeated `panic:`
-line). A project frame's two lines become one (restated, not counted).
+whose `--- FAIL` / `--- SKIP` line is shown is restated by it, not counted), `--- PASS`
+lines (`passing tests`) and passing tests' logs, the `ok pkg 0.01s` lines of more than 3
+packages (`ok package lines`, `cached ok package lines`: the names would cost what the lines
+do), `? pkg [no test files]` lines, the bare `PASS` lines (a bare `FAIL` is restated by the
+`FAIL pkg` line), `go: downloading`, skipped tests past the cap, a panic's runtime stack
+(goroutine headers, standard library frames, the repeated `panic:` line). A project frame's
+two lines become one (restated, not counted).
 `-json`: each event's `Output` text goes through the same rules (the answer is text, like the
 plain run's); lines that are not JSON (build errors on stderr) too; events without output are
 counted (`JSON events without output`). `-list` and `-h` pass

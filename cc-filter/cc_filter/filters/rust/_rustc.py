@@ -13,11 +13,12 @@ lint name (`[unused_variables]`, `[clippy::needless_return]`) and, indented unde
 "(run `cargo fix …` to apply N suggestions)" hint).
 Dropped, and counted in one marker per kind before the summary lines (principle 2):
 `Compiling` / `Checking` / `Fresh` / `Blocking` … progress (one marker naming the verbs seen:
-`... (37 Compiling lines omitted)`, `... (3 Installing/Locking/Compiling lines omitted)`), the `-->` lines, source excerpts and `^^^` markers, `= note:` /
-`= help:` lines, the helps not shown, "Some errors have detailed explanations" and "For more
-information about this error" hints and cargo's `(run `cargo fix …`)` tail, all as `excerpt
-and note lines` (a diagnostic's location, label and helps are on its headline), duplicate diagnostics (lib and lib-test builds report the same warning twice: `lines
-of repeated diagnostics`).
+`... (37 Compiling lines omitted)`, `... (3 Installing/Locking/Compiling lines omitted)`);
+the `-->` lines, source excerpts and `^^^` markers, `= note:` / `= help:` lines, the helps
+not shown, "Some errors have detailed explanations" and "For more information about this
+error" hints and cargo's `(run `cargo fix …`)` tail, all as `excerpt and note lines` (a
+diagnostic's location, label and helps are on its headline); duplicate diagnostics (lib and
+lib-test builds report the same warning twice) as `lines of repeated diagnostics`.
 `machine_format(argv)` tells when the user asked for JSON messages or a listing (passed
 through), and `CargoMessages` is the base of the filters whose whole output is diagnostics plus
 cargo's own lines (cargo-build, cargo-install).

@@ -15,8 +15,8 @@ one line: `---- tests::x panicked at src/lib.rs:10:9:`.
 Every dropped line is counted, one marker per kind before cargo's summary lines: `passing
 tests`, `suite header lines` (`Running …`, `Doc-tests …`, `running N tests`), `-q progress
 lines`, `empty suite results`, build progress with the `Finished` line (`... (21
-Compiling/Finished lines omitted)`), `backtrace hints` (`note: run with RUST_BACKTRACE=1`), the compile diagnostics' own
-(`_rustc.py`), ignored tests and output lines past their caps; a failure section's lines past
+Compiling/Finished lines omitted)`), `backtrace hints` (`note: run with RUST_BACKTRACE=1`),
+the compile diagnostics' own (`_rustc.py`), ignored tests and output lines past their caps; a failure section's lines past
 its cap are counted where they were cut. Not counted, because restated: passing suites' result
 lines (folded, less their timing), the `failures:` name list and the `test … FAILED` lines of
 tests that have a section, the panic line merged into its section header.
