@@ -95,6 +95,14 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # js
     # rust, go, jvm, c
     "bloop": (r"Compiled \S+ \(\d+ms\)$",),  # the projects, in one `compiled: foo, bar` line
+    # passing suites' `test result: ok. …` lines, folded into one line per count (`(×20
+    # suites)`), less their timing (an empty suite's result is dropped and counted)
+    "cargo-test": (r"test result: ok\. (?!0 passed; 0 failed; 0 ignored;)",),
+    # go test's bare `FAIL` (after a failing package, at the end) says what `FAIL pkg` says
+    "go-test": (r"FAIL$",),
+    # said again by what follows: `BUILD FAILED`, a header, the compiler's own errors
+    "gradle": (r"FAILURE: Build failed with an exception\.$", r"\* What went wrong:$",
+               r"> Compilation failed; see the compiler error output"),
     # ruby, php, lint
     # system, infra
     # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
@@ -159,6 +167,13 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # js
     # python
     # rust, go, jvm, c
+    # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
+    "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
+    # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
+    # the error is shown, the task named by the `Execution failed for task` line
+    "gradle": ((r"^(?:> Task )?:[\w:.-]+(?=/)", ""),),
+    # Maven's `[INFO] x` is shown as `x`, `[ERROR] x` as `ERROR: x`
+    "mvn": ((r"^\[INFO\] ?", ""), (r"^\[(ERROR|WARNING|WARN)\] ?", r"\1: ")),
     # ruby, php, lint
     # system, infra
     # wget rewrites its start, status and result lines, dropping only the clock time and the
@@ -194,8 +209,6 @@ PENDING = {
     "playwright", "prettier", "prisma", "turbo", "vite", "vitest",
     # python
     # rust, go, jvm, c
-    "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
-    "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
     # system, infra
 }
