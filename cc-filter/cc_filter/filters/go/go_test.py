@@ -20,7 +20,8 @@ marker naming the words seen: `... (381 === RUN lines omitted)`; the `=== RUN` l
 whose `--- FAIL` / `--- SKIP` line is shown is restated by it, not counted), `--- PASS`
 lines (`passing tests`) and passing tests' logs, the `ok pkg 0.01s` lines of more than 3
 packages (`ok package lines`, `cached ok package lines`: the names would cost what the lines
-do), `? pkg [no test files]` lines, the bare `PASS` lines (a bare `FAIL` is restated by the
+do; on a passing run one line above the counts says the verdict, `ok: 19 packages, 171 tests
+passed`), `? pkg [no test files]` lines, the bare `PASS` lines (a bare `FAIL` is restated by the
 `FAIL pkg` line), `go: downloading`, skipped tests past the cap, a panic's runtime stack
 (goroutine headers, standard library frames, the repeated `panic:` line). A project frame's
 two lines become one (restated, not counted).
@@ -326,6 +327,12 @@ class GoTest(TrimmedLineFilter):
             yield omitted(sum(self.markers.values()),
                           "/".join(f"=== {word}" for word in self.markers) + " lines")
         passed, logs = self.tally["passing tests"], self.tally["log lines of passing tests"]
+        if self.ok > _OK_NAMES and exit_code == 0:
+            # a passing run's verdict in words, above the counts (`ok: 19 packages (2 cached), 171 tests
+            # passed`): the markers say what was left out, this line what it said
+            yield (f"ok: {self.ok} package{'s' if self.ok != 1 else ''}"
+                   + (f" ({self.cached} cached)" if self.cached else "")
+                   + (f", {passed} test{'s' if passed != 1 else ''} passed" if passed else ""))
         if self.ok > _OK_NAMES:
             self.tally.add("ok package lines", self.ok - self.cached)
             self.tally.add("cached ok package lines", self.cached)
