@@ -444,17 +444,21 @@ def lookup(key: str, cwd: str | None = None, *, warn=True, fallback=True) -> Ent
     found = _first_usable(lambda entry: not is_fallback(entry) and entry.matches(key), cwd,
                           warn)
     if found is None and key.startswith(_SCRIPT_RUNS):
-        return script_filter(key, cwd, warn=warn, fallback=fallback)[0]
+        entry, resolution = script_filter(key, cwd, warn=warn, fallback=fallback)
+        if resolution is not None or key.startswith(_RUNS):  # else `yarn why x`: not a script
+            return entry
     if found is None and fallback:
         found = fallback_for(key, cwd)[0]
     return found
 
 
-_SCRIPT_RUNS = ("npm run", "pnpm run ", "yarn run ", "bun run ")  # package_scripts.RUN_PREFIXES
+# package_scripts.RUN_PREFIXES, and SHORTHAND_PREFIXES (`yarn lint`, `pnpm test`)
+_RUNS = ("npm run", "pnpm run ", "yarn run ", "bun run ")
+_SCRIPT_RUNS = _RUNS + ("pnpm ", "yarn ")
 
 
 def script_filter(key: str, cwd: str | None = None, *, warn=True, fallback=True):
-    """(entry, resolution) for `npm|pnpm|yarn|bun run <script>`: the filter of the tool the
+    """(entry, resolution) for `npm|pnpm|yarn|bun run <script>` (and `yarn|pnpm <script>`): the filter of the tool the
     script runs (cc_filter/package_scripts.py), else the generic fallback when the script is
     not a server or watcher and its commands may have it, else (None, resolution)."""
     from cc_filter import package_scripts

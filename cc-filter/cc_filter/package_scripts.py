@@ -1,4 +1,5 @@
-"""`npm|pnpm|yarn|bun run <script>` gets the filter of the tool the script runs (issue 15).
+"""`npm|pnpm|yarn|bun run <script>` gets the filter of the tool the script runs (issue 15), and
+so do yarn's and pnpm's shorthand `yarn <script>` / `pnpm <script>` (`pnpm test`, `pnpm t`).
 
 The script is read from the `scripts` of the nearest package.json (cwd upward, as the package
 managers do), split into its commands with cc_peel, and each command's key is looked up: when
@@ -6,8 +7,11 @@ the commands that have a filter all have the same one (`tsc -p . && vite build` 
 none is chosen; `vite build && echo done` has one), that filter is the script's. A script that
 runs another script (`npm run build:prod`) is followed, three levels deep at most.
 
-Only for keys that start with a package manager's `run` (`is_script_run`, a `str.startswith`):
-package.json is read, and json and cc_peel's parser imported, only then. Never for a script run
+Only for keys that start with a package manager's `run`, or with `yarn `/`pnpm ` and a word that
+is none of their own commands (`is_script_run`: a `str.startswith` and a set lookup):
+package.json is read, and json and cc_peel's parser imported, only then. A shorthand is a
+script only when package.json has a script of that name; `bun <name>` is not taken (`bun test`
+and `bun build` are bun's own test runner and bundler). Never for a script run
 in another folder (`--prefix`, `-C`, `--dir`, `--filter`, `--workspace`): which package.json
 holds it is the package manager's business.
 """
@@ -15,6 +19,26 @@ import os
 
 MANAGERS = ("npm", "pnpm", "yarn", "bun")
 RUN_PREFIXES = ("npm run ", "npm run-script ", "pnpm run ", "yarn run ", "bun run ")
+SHORTHAND_PREFIXES = ("yarn ", "pnpm ")
+#: The commands of yarn (1.x and berry) and pnpm: `yarn why`, `pnpm audit` never run a script.
+BUILTINS = {
+    "yarn": frozenset((
+        "access add audit autoclean bin cache check config constraints create dedupe dlx exec "
+        "explain generate-lock-entry global help import info init install licenses link list "
+        "login logout node npm outdated owner pack patch patch-commit plugin policies publish "
+        "rebuild remove run sdks search set stage tag team unlink unplug up upgrade "
+        "upgrade-interactive version versions why workspace workspaces").split()),
+    "pnpm": frozenset((
+        "access add approve-builds audit bin bugs c cache cat-file cat-index catalog ci config "
+        "create dedupe deploy deprecate dist-tag dlx docs doctor env exec fetch find-hash get "
+        "help home i ignored-builds import info init install install-test it licenses link list "
+        "ln login logout ls m multi outdated owner pack patch patch-commit patch-remove ping "
+        "profile prune publish rb rebuild recursive remove repo rm root run sbom search "
+        "self-update server set setup star stars store team token un undeprecate uninstall "
+        "unlink unpublish unstar up update upgrade version view whoami why").split()),
+}
+#: pnpm's own aliases of `pnpm run test`
+PNPM_TEST = ("test", "t", "tst")
 #: Options that send the run to another package: the script is not cwd's.
 ELSEWHERE = ("--prefix", "-C", "--dir", "--filter", "-F", "--workspace", "-w", "--workspaces",
              "-ws", "--recursive", "-r", "--cwd", "--if-present")
@@ -26,13 +50,34 @@ MAX_DEPTH = 3
 
 
 def is_script_run(key: str) -> bool:
-    return key.startswith(RUN_PREFIXES)
+    return key.startswith(RUN_PREFIXES) or _shorthand(key) is not None
+
+
+def _shorthand(key: str) -> str | None:
+    """The script name of `yarn <script>` / `pnpm <script>`, or None (not a shorthand)."""
+    if not key.startswith(SHORTHAND_PREFIXES):
+        return None
+    manager, _, rest = key.partition(" ")
+    name = rest.split(" ", 1)[0]
+    if manager == "pnpm" and name in PNPM_TEST:
+        return "test"
+    if not name or name.startswith("-") or name in BUILTINS[manager]:
+        return None
+    return name
 
 
 def script_of(key: str) -> tuple[str, list[str]] | None:
-    """(script name, extra arguments) of `<pm> run [options] <script> [args]`, or None."""
+    """(script name, extra arguments) of `<pm> run [options] <script> [args]` and of the
+    shorthand `yarn|pnpm <script> [args]`, or None."""
     words = key.split()
-    i = 2
+    if not key.startswith(RUN_PREFIXES):
+        name = _shorthand(key)
+        if name is None:
+            return None
+        words[1] = name
+        i = 1
+    else:
+        i = 2
     while i < len(words) and words[i].startswith("-"):
         if words[i].split("=", 1)[0] in ELSEWHERE:
             return None

@@ -115,6 +115,23 @@ def test_many_error_lines_are_capped_and_counted():
     assert out[14:] == ["error number 98 in file f98.c", "error number 99 in file f99.c"]
 
 
+def test_a_data_field_saying_there_is_no_error_is_not_an_error_line():
+    # `jq . records.json`: 2,000 records, each with an `"error"` field; two are real errors
+    lines = ["["]
+    for i in range(2000):
+        lines += ["  {", f'    "id": {i},', f'    "error": {"true" if i in (700, 1500) else "false"},',
+                  f'    "failures": {3 if i == 1500 else 0}', "  },"]
+    lines.append("]")
+    cut = LongOutput(head=40, tail=60, context=2)
+    out = []
+    for line in lines:
+        out += cut.push(line)
+    out += cut.finish()
+    assert '    "id": 700,' in out and '    "id": 1500,' in out and '    "failures": 3' in out
+    assert len(out) < 150  # not 2,000 `"error": false` lines kept as errors
+    assert not any("naming an error were omitted" in line for line in out)
+
+
 def test_an_unknown_5000_line_command_end_to_end(capfd, demo_bin, ctxcrl_home):
     """The issue's 'done when': head, errors and tail with a marker; the raw output in the
     tee dir; the exit code kept."""

@@ -30,14 +30,68 @@ FIXTURES = os.path.join(REPO, "tests", "fixtures")
 
 # Each table keeps one section per ecosystem folder of cc_filter/filters/ (one entry a line).
 
+# git: the status that git status, git commit and git stash print (git_status.StatusCompactor)
+_GIT_STATUS_RESTATED = (
+    r"Your branch (?:is|and) ", r"and have \d+ and \d+ different commits each",
+    r'\((?:fix conflicts|all conflicts fixed|use "git (?:merge|rebase|cherry-pick|revert|am|'
+    r'bisect|commit)\b(?! --edit-todo))', r"nothing to commit \(",
+    r"(?:Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths|"
+    r"Ignored files):$")  # `staged:`, `unstaged:`, `untracked:`, `unmerged:`, `ignored:`
+#: a file line `modified:   a.py` becomes `M a.py`: looked for as its path (conflicts keep
+#: git's words: `both modified: a.py`)
+_GIT_STATUS_RESHAPED = ((r"^(?:modified|new file|deleted|renamed|copied|typechange): ", ""),)
+
+# git: a patch as git diff, git show, git log -p and git stash show -p print it (DiffCompactor):
+# each `@@` header becomes the exact `@@ -a,b +c,d @@` of each change; `new file mode 100644`,
+# `old/new mode`, `similarity index`, `rename from/to`, `Binary files … differ` become the
+# file's `diff <path>` line (`diff a -> b (renamed 95%)`, `(new file)`, `(binary)`); a
+# `diff --git a/x b/x` line is looked for as its path (in the answer, or in the raw output
+# that the runner shows instead when it is smaller)
+_GIT_DIFF_RESTATED = (
+    r"@@@* -\d", r"(?:new|deleted) file mode 100644$", r"(?:old|new) mode \d+$",
+    r"(?:dis)?similarity index \d+%$", r"(?:rename|copy) (?:from|to) ", r"Binary files .* differ$",
+    r"GIT binary patch$")
+_GIT_DIFF_RESHAPED = (
+    (r"^diff --git a/(.+) b/\1$", r"\1"), (r"^diff --git a/(.+) b/(.+)$", r"\2"),
+    (r"^diff --(?:cc|combined) ", ""),
+    # a blank added or removed line (`+` alone) carries no text, like a blank line: it is
+    # looked for as nothing (a side's cap, `... (38 added lines omitted)`, may count it)
+    (r"^[-+]$", ""))
+# git: the commits git log and git show print (git_log.LogCompactor): `commit <hash> (refs)`
+# becomes the commit's line `<hash7> (refs) <day> <author>: <subject>`; `Merge: a b` its
+# `(merge a b)`; the `N files changed, …` line its `[N files, +X -Y]`
+_GIT_LOG_RESTATED = (r"Merge: ", r"\d+ files? changed, ")
+_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),)
 #: filter → regexes (matched at the start of a raw line) of the lines the filter states in
 #: other words instead of dropping them
 RESTATED: dict[str, tuple[str, ...]] = {
     # python
     "pip-install": (r"Found existing installation: ", r"Requirement already satisfied: (?!.* \(from )",
                     r"Successfully installed "),
+    # black lists each `would reformat <path>`/`reformatted <path>` under its directory
+    "black": (r"would reformat ", r"reformatted "),
+    # pytest keeps the closing `=== 31 passed in 0.05s ===` as `31 passed in 0.05s`
+    "pytest": (r"=+ .*\bin [\d.]+s(?: \([\d:.]+\))? =+$", r"=+ no tests ran in "),
+    # pip show -f lists every file (but the counted .pyc) under its directory
+    # (`dateutil/parser/*.py: __init__ _parser isoparser`)
+    "pip-show": (r"(?!\S*__pycache__/)[^\s:]+$",),
+    # pyright's `/abs/path/file.py` header: each diagnostic under it names the file
+    "pyright": (r"/\S+\.pyi?$",),
     # git
+    # git status (and the status git commit / git stash print): the upstream lines become the
+    # branch line's `ahead of 'origin/main' by 4 commits`; an operation's advice becomes its
+    # `next: fix conflicts, then git commit (or git merge --abort)` line
+    "git-status": _GIT_STATUS_RESTATED,
+    "git-commit": _GIT_STATUS_RESTATED,
+    "git-stash": _GIT_STATUS_RESTATED + _GIT_DIFF_RESTATED,
+    "git-diff": _GIT_DIFF_RESTATED,
+    "git-log": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
+    "git-show": _GIT_LOG_RESTATED + _GIT_DIFF_RESTATED,
+    # git pull: `Updating a..b` + `Fast-forward` become `Fast-forward a..b`
+    "git-pull": (r"Updating [0-9a-f]+\.\.[0-9a-f]+$",),
     # files
+    # ls -R: the first section's `.:` header is the header-less first line of the answer
+    "ls": (r"\.:$",),
     # js
     # turbo says them once for all tasks: `no output files found for tasks a#build, b#build
     # (check the `outputs` key in turbo.json)`
@@ -55,8 +109,35 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "jest": (r"Ran all test suites\.$",),
     "npm-test": (r"Ran all test suites\.$",),  # its runners' (jest's, vitest's, mocha's)
     # rust, go, jvm, c
+    "bloop": (r"Compiled \S+ \(\d+ms\)$",),  # the projects, in one `compiled: foo, bar` line
+    # passing suites' `test result: ok. …` lines, folded into one line per count (`(×20
+    # suites)`), less their timing (an empty suite's result is dropped and counted)
+    "cargo-test": (r"test result: ok\. (?!0 passed; 0 failed; 0 ignored;)",),
+    # go test's bare `FAIL` (after a failing package, at the end) says what `FAIL pkg` says
+    "go-test": (r"FAIL$",),
+    # said again by what follows: `BUILD FAILED`, a header, the compiler's own errors
+    "gradle": (r"FAILURE: Build failed with an exception\.$", r"\* What went wrong:$",
+               r"> Compilation failed; see the compiler error output"),
     # ruby, php, lint
     # system, infra
+    # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
+    # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
+    # CMD is the RUN command of the step header `#8 [4/5] RUN CMD` shown above
+    "docker": (r'ERROR: failed to solve: process "/bin/sh -c ',),
+    # env masks secret values (`GITHUB_TOKEN=****`, `postgres://shop:****@db/…`, every line of
+    # a PEM key) and shortens colour tables (`LS_COLORS=<1753 chars>`): one output line per
+    # raw line, in order. What it withholds is withheld on purpose (redacts: no tee copy of the
+    # secrets); `printenv LS_COLORS` prints a colour table whole, `CTXCRL_DISABLED=1` the rest
+    "env": (r"(?i:(?!(?:XDG_SESSION_\w*|KEYTIMEOUT|SSH_AUTH_SOCK|GPG_AGENT_INFO|PASSWORD_STORE_DIR"
+            r"|KEYMAP|XKB_KEYMAP)=)(?=[a-z_])\w*?(?:KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH|PRIVATE"
+            r"|SESSION|COOKIE|SIGNING|SIGNATURE|CERT|DSN|SALT|API|WEBHOOK|BEARER|OTP|PIN)\w*=)",
+            r"(?:\w+=)?[a-z][\w+.-]*://[^/@\s:]+:[^@/\s]*@",
+            r"(?:\w+=)?['\"]?(?:gh[pousr]_|github_pat_|sk-|sk_live_|sk_test_|rk_live_|pk_live_|xox[bpars]-"
+            r"|AKIA|ASIA|AIza|glpat-|npm_|pypi-|whsec_|eyJ|hf_|dop_v1_|shpat_|SG\.|ya29\.|AccountKey=)",
+            r"(?:\w+=)?(?=[\w+=.-]*[a-z])(?=[\w+=.-]*[A-Z])(?=[\w+=.-]*\d)[\w+=.-]{24,}$",
+            r"(?:\w+=)?-----(?:BEGIN|END) ", r"[A-Za-z0-9+/]{16,}={0,2}$",
+            r"(?:LS_COLORS|LSCOLORS|ZLS_COLORS|GREP_COLORS|EXA_COLORS|EZA_COLORS|JQ_COLORS"
+            r"|GCC_COLORS)="),
 }
 #: filter → (regex, replacement) applied to each raw line before it is looked for: the part
 #: of a line that the filter moves elsewhere (grep's path, shown once as the file's header)
@@ -65,7 +146,39 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
     "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
              (r"^(?!\d+:)[^:]+:\s*", "")),
+    # find (over 12 paths) and tree list each directory's names on its `dir/:` line, three or
+    # more with one extension as `{a,b,c}.py`: a path is looked for as its name's stem (its
+    # directory is that line's head, its extension the brace group's)
+    "find": ((r"^(?!find: ).*/(?=[^/])", ""), (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
+    "tree": ((r"^[│|`\s]*(?:├── |└── |\|-- |`-- )", ""), (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
+    # ls -l keeps an entry's name, kind, size and any unusual mode/owner, and drops by design
+    # (its docstring says so) the link count, usual owner, date and mode columns of every entry
+    # line: the line is looked for as its name (`.` and `..` are dropped, and counted); -R
+    # sections become `dir/:` lines (`./src:` → `src/:`), names as for find
+    "ls": ((r"^[-dlbcps][-rwxsStT]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(?:\d+,\s*)?\S+\s+\w{3}\s+\d+\s+"
+            r"\S+\s+(?!\.\.?$)", ""), (r"^(?:\./)?(?!\.:$)(.+?)/?:$", r"\1/:"),
+           (r"^([^/ ]*?[^/. ])\.[\w+-]+$", r"\1")),
     # git
+    # git status re-lays out its file lines (and git commit / git stash theirs)
+    "git-status": _GIT_STATUS_RESHAPED,
+    # git commit: `create mode 100644 a.py` → `create a.py` (another mode is kept)
+    "git-commit": ((r"^(create|delete) mode 100644 ", r"\1 "),
+                   (r"^(create|delete) mode (\d{6}) (.+)$", r"\1 \3 (mode \2)"))
+                  + _GIT_STATUS_RESHAPED,
+    "git-stash": _GIT_STATUS_RESHAPED + _GIT_DIFF_RESHAPED,
+    "git-diff": _GIT_DIFF_RESHAPED,
+    "git-log": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
+    "git-show": _GIT_LOG_RESHAPED + _GIT_DIFF_RESHAPED,
+    # git branch -a lists a remote's branches on one line, `remotes/origin: hotfix, main`: a
+    # `remotes/origin/main` line is looked for as its branch's name
+    "git-branch": ((r"^remotes/[^/]+/(\S+)$", r"\1"),),
+    # git pull joins a `hint:` paragraph into one `hint:` line
+    "git-pull": ((r"^hint: ?", ""),),
+    # gh run view --log drops, by design (gh.toml says so), the `job<TAB>step<TAB>timestamp `
+    # prefix of every log line: the steps are named by the `##[group]` lines it keeps, the
+    # timestamps are timing; the line is looked for as its text (what the strip rules drop,
+    # they count)
+    "gh": ((r"^(?:\S[^\t]*? )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?", ""),),
     # js
     # eslint joins each file header (`/abs/dir/src/a.js`, shown relative) onto its findings
     # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (errors unlabelled,
@@ -102,8 +215,33 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
                (r" // Object\.is equality$", "")),
     # python
     # rust, go, jvm, c
+    # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
+    "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
+    # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
+    # the error is shown, the task named by the `Execution failed for task` line
+    "gradle": ((r"^(?:> Task )?:[\w:.-]+(?=/)", ""),),
+    # Maven's `[INFO] x` is shown as `x`, `[ERROR] x` as `ERROR: x`
+    "mvn": ((r"^\[INFO\] ?", ""), (r"^\[(ERROR|WARNING|WARN)\] ?", r"\1: ")),
     # ruby, php, lint
     # system, infra
+    # wget rewrites its start, status and result lines, dropping only the clock time and the
+    # speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
+    # 200 OK` → `HTTP 200 OK`, `2026-… (81 MB/s) - ‘f’ saved [N/N]` → `‘f’ saved [N/N]`)
+    "wget": ((r"^--\d{4}-\d\d-\d\d \d\d:\d\d:\d\d-- ", "GET "),
+             (r"^HTTP request sent, awaiting response\.\.\. ", "HTTP "),
+             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", "")),
+    # systemctl status drops the host name of its journal lines: the machine it ran on (or the
+    # `-H` host the agent named), the same on every line
+    "systemctl": ((r"^(\w{3} \d\d \d\d:\d\d:\d\d) \S+ ", r"\1 "),),
+    # df keeps every value of every row; only its header's two-word `Mounted on` becomes one
+    # column name, `Mounted-on`
+    "df": ((r"^(Filesystem .*) Mounted on$", r"\1 Mounted-on"),),
+    # terraform shows `# addr will be created` without its `#`, a changed attribute under its
+    # dotted path (`~ image = a -> b` inside `~ input = {` → `~ input.image = a -> b`: the
+    # symbol goes first here so the rest is found), and the text of an error box without the
+    # box drawing
+    "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""),
+                  (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""), (r"^[╷│╵] ?", "")),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
@@ -113,20 +251,12 @@ EXEMPT = {
 #: passes); one section per ecosystem
 PENDING = {
     # files
-    "find", "ls", "tree",
     # git
-    "gh", "git-blame", "git-branch", "git-commit", "git-diff", "git-log",
-    "git-pull", "git-show", "git-stash", "git-status",
     # js
     # python
-    "black", "pip-show", "pyright", "pytest", "unittest", "uv",
     # rust, go, jvm, c
-    "cargo-build", "cargo-install", "cargo-test", "go-build", "go-test", "gradle", "mvn",
-    "cmake", "gcc", "make", "ninja",
     # ruby, php, lint
-    "composer", "phpunit", "rspec", "rubocop",
     # system, infra
-    "curl", "df", "env", "systemctl", "wget", "docker", "terraform",
 }
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
@@ -146,6 +276,7 @@ def _in_repo(monkeypatch):
 
 def _words(line: str) -> str:
     """A line as compared: ANSI and redraws resolved, runs of white space made one space."""
+    line = line.rstrip("\r")  # a CRLF line's `\r` is no redraw
     return " ".join(strip_ansi(line.split("\r")[-1] if "\r" in line else line).split())
 
 

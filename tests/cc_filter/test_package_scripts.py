@@ -48,6 +48,20 @@ def project(tmp_path, monkeypatch):
     ("npm --prefix web run build", None),
     ("pnpm run --filter web build", None),
     ("npm run test", "npm-test"),        # its own filter first
+    # yarn's and pnpm's shorthand: `yarn <script>`, `pnpm <script>`, pnpm's `test`/`t`/`tst`
+    ("yarn lint", "eslint"),
+    ("yarn lint --fix", "eslint"),
+    ("pnpm build", "tsc"),
+    ("pnpm test", "vitest"),
+    ("pnpm t", "vitest"),
+    ("yarn test:unit", "jest"),
+    ("yarn dev", None),                  # a dev server, as with `npm run dev`
+    ("pnpm start", None),
+    ("yarn why vite", "generic"),        # yarn's own command, not a script
+    ("pnpm audit", "generic"),
+    ("yarn nosuch", "generic"),          # no such script: yarn says so, or runs a binary
+    ("pnpm --filter web build", "generic"),
+    ("bun lint", None),                  # not taken: `bun test`, `bun build` are bun's own
 ])
 def test_the_script_chooses_the_filter(project, key, expected):
     entry = catalogue.lookup(key)

@@ -446,7 +446,10 @@ def test_copilot_after_execution_replaces_the_result(installs):
     ev = copilot_event("git status", str(install.project), STATUS_TEXT + trailer)
     done = run(["/bin/sh", "-c", hook], install.env, install.project, stdin=json.dumps(ev))
     text = parse(done.stdout)["modifiedResult"]["textResultForLlm"]
-    assert text == "On branch main\nunstaged:\n  M a.txt\nuntracked:\n  new.txt\n" + trailer
+    # the 4 advice lines git-status drops are counted, the raw output kept in the tee dir
+    assert text.startswith("On branch main\nunstaged:\n  M a.txt\nuntracked:\n  new.txt\n"
+                           "... (4 advice lines omitted)\n[full output: ")
+    assert text.endswith("_git_status.log]\n" + trailer)
     # nothing to filter (no filter, several commands): Copilot keeps its own result
     for command in ("frobnicate", "git status && ls"):
         ev = copilot_event(command, str(install.project), STATUS_TEXT + trailer)
@@ -496,9 +499,10 @@ def test_opencode_plugin_blocks_denies_and_filters_results(tmp_path):
     done = run([node, str(driver), json.dumps(calls)], env, project)
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
-    assert results[0] == {"args": {"command": "git status", "description": "d"},
-                          "output": "On branch main\nunstaged:\n  M a.txt\nuntracked:\n"
-                                    "  new.txt\n"}
+    assert results[0]["args"] == {"command": "git status", "description": "d"}
+    assert results[0]["output"].startswith("On branch main\nunstaged:\n  M a.txt\nuntracked:\n"
+                                           "  new.txt\n... (4 advice lines omitted)\n"
+                                           "[full output: ")
     assert results[1]["error"] == ('contextcrawler: deny rule "bash": {"git push *": "deny"} '
                                    'in ~/.config/opencode/opencode.json')
     assert results[2] == {"args": {"command": "frobnicate", "description": "d"},

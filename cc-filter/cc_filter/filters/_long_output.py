@@ -20,12 +20,17 @@ ERROR_WORDS = LazyPattern(
     r"|traceback|warn(?:ings?)?|denied|refused|abort(?:ed)?|segmentation fault|core dumped"
     r"|not found|cannot|can't|could not|couldn't|unable to|no such file|undefined"
     r"|unresolved|timed out|killed|assert(?:ion)?(?:error)?)\b)")
+#: A data field that says there is none (`"error": false,`, `errors: 0`, `failed=[]`): a JSON
+#: or YAML listing of 2,000 records would otherwise be all "error lines".
+_NO_ERROR_FIELD = LazyPattern(
+    r"(?i)^\s*[\"']?\w*(?:errors?|fail(?:ed|ures?)?|warn(?:ings?)?|exceptions?)[\"']?\s*[:=]\s*"
+    r"(?:false|null|none|nil|0|\[\]|\{\}|\"\"|'')\s*,?\s*$")
 _CONTROL = LazyPattern(r"[\x00-\x08\x0b-\x1f\x7f]")
 _DIGITS = LazyPattern(r"\d+")
 
 
 def is_error_line(line: str) -> bool:
-    return ERROR_WORDS.search(line) is not None
+    return ERROR_WORDS.search(line) is not None and _NO_ERROR_FIELD.match(line) is None
 
 
 def clean(line: str) -> str:

@@ -49,7 +49,8 @@ def test_ls_long_keeps_names_sizes_and_what_is_unusual():
     out, _ = run(ls.Ls, ["ls", "-la"], LONG)
     assert out == ["'a b.txt'  120", "build.sh*  2048", ".env  10 [-rw-------]",
                    "secret/ [drwx------] root:root", "latest -> v1.2.3",
-                   "crw-rw-rw- 1 root root 1, 3 Mar  1 12:00 null"]
+                   "crw-rw-rw- 1 root root 1, 3 Mar  1 12:00 null",
+                   "... (3 total/./.. lines omitted)"]
 
 
 def test_ls_keeps_dates_when_sorted_by_time():
@@ -67,8 +68,10 @@ def test_ls_recursive_summarises_cache_dirs_and_caps_huge_dirs():
     raw = ".:\nnode_modules\nsrc\n\n./node_modules:\na\nb\n\n./node_modules/a:\nx.js\n\n./src:\n" + \
         "".join(f"m{i}.py\n" for i in range(100))
     out, f = run(ls.Ls, ["ls", "-R"], raw)
-    assert out[0] == "node_modules/ (3 entries omitted) src"
-    assert out[1].startswith("src/: {m0,m1,") and out[1].endswith(f" +{100 - ls.NAMES_LIMIT} more")
+    assert out[0] == "node_modules/ src"
+    assert out[1].startswith("src/: {m0,m1,") and out[2] == f"  +{100 - ls.NAMES_LIMIT} more names"
+    # node_modules' 3 entries and its 2 section headers
+    assert out[3] == "... (5 lines inside 1 node_modules/ omitted)"
     assert f.dropped
 
 
@@ -91,7 +94,7 @@ def test_find_short_lists_and_actions_pass_through():
 def test_find_caps_huge_directories_with_a_marker():
     raw = "".join(f"./d/f{i}.log\n" for i in range(find.NAMES_LIMIT + 7))
     out, f = run(find.Find, ["find", "."], raw)
-    assert out[0].endswith(" +7 more") and f.dropped
+    assert out[0].startswith("./d/: {f0,f1,") and out[1] == "  +7 more names" and f.dropped
 
 
 @pytest.mark.parametrize("names,expected", [
@@ -121,8 +124,8 @@ ASCII_TREE = """\
 
 def test_tree_ascii_drawing_and_cache_dirs():
     out, f = run(tree.Tree, ["tree"], ASCII_TREE)
-    assert out == ["README.md node_modules/ (2 entries omitted)", "src/: a.py empty",
-                   "4 directories, 3 files"]
+    assert out == ["README.md node_modules/", "  ... (2 entries under node_modules/ omitted)",
+                   "src/: a.py empty", "4 directories, 3 files"]
     assert f.dropped
 
 

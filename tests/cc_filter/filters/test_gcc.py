@@ -36,6 +36,8 @@ def test_gcc_errors_come_first_and_excerpts_go():
     assert list(Gcc(["gcc", "-c", "x.c"]).run(GCC.splitlines(), 1)) == [
         "src/main.c:10:5: error: ‘undeclared_total’ undeclared (first use in this function)",
         "src/stats.c:10:9: warning: suggest parentheses around assignment used as truth value [-Wparentheses]",
+        "... (6 excerpt and context lines omitted)",  # 2 `In function` lines, 2 excerpts
+        "... (1 more notes omitted)",  # gcc's "reported only once"
     ]
 
 
@@ -46,6 +48,7 @@ def test_clang_notes_stay_under_their_error_and_the_summary_is_kept():
         "  src/main.c:9:12: note: forward declaration of 'struct stack'",
         "src/main.c:10:5: error: use of undeclared identifier 'undeclared_total'",
         "2 errors generated.",
+        "... (6 excerpt and context lines omitted)",  # clang's source line and caret, ×3
     ]
 
 
@@ -56,6 +59,7 @@ def test_gxx_required_from_here_is_attached_to_the_error():
     assert list(Gcc(["g++", "-c", "src/index.cpp"]).run(text.splitlines(), 1)) == [
         "/usr/include/c++/12/bits/stl_algo.h:1938:50: error: no match for ‘operator-’",
         "  src/index.cpp:10:14: required from here",
+        "... (1 excerpt and context lines omitted)",  # the chain inside the system header
     ]
 
 

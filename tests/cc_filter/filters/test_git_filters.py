@@ -92,7 +92,7 @@ def test_diff_equals_git_diff_U0_on_random_edits(tmp_path):
         raw = sh("git diff", repo, env)
         expected = _u0_body(sh("git diff -U0", repo, env))
         got, _ = run(git_diff.GitDiff, ["git", "diff"], raw)
-        got = [l for l in got if not l.startswith("diff ")]
+        got = [l for l in got if not l.startswith(("diff ", "... ("))]  # file lines, counts
         assert [l.split(" @@")[0] for l in got] == [l.split(" @@")[0] for l in expected], seed
         for g, e in zip(got, expected, strict=True):
             if g.startswith("@@") and g != e:
@@ -136,6 +136,7 @@ def test_diff_file_headers_say_what_git_said():
         "diff run.sh (mode 100644 -> 100755)",
         "diff gone.txt (deleted)", "@@ -1,2 +0,0 @@", "-one", "-two",
         "diff img.png (binary)",
+        "... (2 context lines omitted)", "... (7 index/---/+++ lines omitted)",
     ]
 
 
@@ -144,7 +145,8 @@ def test_diff_long_change_is_capped_and_marked():
     raw = "diff --git a/t b/t\n--- a/t\n+++ b/t\n@@ -1,100 +1,100 @@\n" + body
     out, f = run(git_diff.GitDiff, ["git", "diff"], raw)
     markers = [l for l in out if is_omission_marker(l)]
-    assert markers == ["... (80 removed lines omitted)", "... (80 added lines omitted)"]
+    assert markers == ["... (80 removed lines omitted)", "... (80 added lines omitted)",
+                       "... (2 index/---/+++ lines omitted)"]
     assert "-old 0" in out and "-old 99" in out and "+new 0" in out and "+new 99" in out
     assert f.dropped
 
@@ -152,7 +154,8 @@ def test_diff_long_change_is_capped_and_marked():
 def test_diff_with_users_context_keeps_git_hunks():
     raw = "diff --git a/t b/t\n--- a/t\n+++ b/t\n@@ -1,3 +1,3 @@ ctx\n a\n-b\n+B\n c\n"
     out, _ = run(git_diff.GitDiff, ["git", "diff", "-U1"], raw)
-    assert out == ["diff t", "@@ -1,3 +1,3 @@ ctx", " a", "-b", "+B", " c"]
+    assert out == ["diff t", "@@ -1,3 +1,3 @@ ctx", " a", "-b", "+B", " c",
+                   "... (2 index/---/+++ lines omitted)"]
 
 
 @pytest.mark.parametrize("flag", ["--word-diff", "--word-diff=plain", "--color-words"])
@@ -167,7 +170,7 @@ def test_diff_no_newline_marker_stays_with_its_line():
            "+b\n\\ No newline at end of file\n")
     out, _ = run(git_diff.GitDiff, ["git", "diff"], raw)
     assert out == ["diff t", "@@ -1 +1 @@", "-a", "\\ No newline at end of file", "+b",
-                   "\\ No newline at end of file"]
+                   "\\ No newline at end of file", "... (2 index/---/+++ lines omitted)"]
 
 
 # -- git status -------------------------------------------------------------------------------
@@ -177,7 +180,7 @@ STATUS_CASES = [
     ("gone upstream", "On branch x\nYour branch is based on 'origin/x', but the upstream is gone.\n"
      "  (use \"git branch --unset-upstream\" to fixup)\n\nnothing to commit, working tree clean\n",
      ["On branch x, based on 'origin/x', but the upstream is gone",
-      "nothing to commit, working tree clean"]),
+      "nothing to commit, working tree clean", "... (1 advice line omitted)"]),
     ("all conflicts fixed", "On branch main\nAll conflicts fixed but you are still merging.\n"
      "  (use \"git commit\" to conclude merge)\n\nChanges to be committed:\n\tmodified:   a.py\n\n",
      ["On branch main", "All conflicts fixed but you are still merging.", "  next: git commit",
@@ -225,12 +228,16 @@ def _commits(n, merge_every=0):
 def test_log_caps_only_when_the_user_gave_no_limit():
     raw = _commits(git_log.LOG_LIMIT + 50)
     out, f = run(git_log.GitLog, ["git", "log"], raw)
-    assert out[-1] == "... (50 commits omitted)" and f.dropped
-    assert len(out) == git_log.LOG_LIMIT + 1
+    # each hidden commit: its commit, Author, Date and subject lines; the shown ones' Author and
+    # Date lines are cut to the name and the day
+    assert out[-2:] == [f"... ({2 * git_log.LOG_LIMIT} Author/Date lines: e-mail, time truncated)",
+                        "... (200 lines of 50 more commits omitted)"] and f.dropped
+    assert len(out) == git_log.LOG_LIMIT + 2
     for argv in (["git", "log", "-n", "300"], ["git", "log", "-300"], ["git", "log", "--max-count=300"],
                  ["git", "log", "--since=2024-01-01"]):
         out, f = run(git_log.GitLog, argv, raw)
-        assert len(out) == git_log.LOG_LIMIT + 50 and not f.dropped, argv
+        assert len(out) == git_log.LOG_LIMIT + 51, argv  # every commit, and the Author/Date count
+        assert out[-1] == f"... ({2 * (git_log.LOG_LIMIT + 50)} Author/Date lines: e-mail, time truncated)"
 
 
 def test_log_merge_and_body():
@@ -239,7 +246,8 @@ def test_log_merge_and_body():
            + "".join(f"    body {i}\n" for i in range(6)))
     out, f = run(git_log.GitLog, ["git", "log"], raw)
     assert out[0] == "abababa (HEAD -> main, origin/main) 2024-01-09 Grace Hopper: Merge x (merge 1111111 2222222)"
-    assert out[1:] == ["  body 0", "  body 1", "  body 2", "  body 3", "  +2 more lines"] and f.dropped
+    assert out[1:] == ["  body 0", "  body 1", "  body 2", "  body 3", "  +2 more lines",
+                       "... (2 Author/Date lines: e-mail, time truncated)"] and f.dropped
 
 
 @pytest.mark.parametrize("argv", [["git", "log", "--oneline"], ["git", "log", "--format=%H %s"],
@@ -297,7 +305,8 @@ def test_pull_merge_keeps_every_file_and_drops_auto_merging():
     out, _ = run(git_pull.GitPull, ["git", "pull"], raw)
     assert out == ["From ../remote", "1111111..2222222 main -> origin/main",
                    "Merge made by the 'ort' strategy.", "  a.py | 2 +-", "  b.py | 4 ++++",
-                   "2 files changed, 5 insertions(+), 1 deletion(-)"]
+                   "2 files changed, 5 insertions(+), 1 deletion(-)",
+                   "... (1 Auto-merging line omitted)", "... (1 create/delete mode line omitted)"]
 
 
 def test_fetch_and_push_confirm_when_silent():

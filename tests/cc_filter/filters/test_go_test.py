@@ -44,7 +44,13 @@ def test_verbose_keeps_failing_tests_with_their_logs_and_counts_the_rest():
         "    --- FAIL: TestRound/huge (0.00s)",
         "    price_bugs_test.go:24: Clamp(1048576) = 50, want 100",
         "FAIL\texample.com/inventory/price\t0.003s",
-        "2 tests passed; ok: 1 package (1 cached): example.com/inventory/stock; no test files: 1",
+        "ok  \texample.com/inventory/stock\t(cached)",  # at most 3 packages: their ok lines
+        # every dropped line counted (the RUN lines of the failing tests are restated by their
+        # --- FAIL lines, the bare FAILs by the FAIL pkg line)
+        "... (2 === RUN lines omitted)",
+        "... (2 passing tests omitted)",
+        "... (1 log lines of passing tests omitted)",
+        "... (1 no test files lines omitted)",
     ]
 
 
@@ -55,6 +61,8 @@ def test_panic_keeps_message_and_project_frames_only():
         "panic: runtime error: index out of range [3] with length 0 [recovered]",
         "  example.com/inventory/order.TestLookup (order_bugs_test.go:9)",
         "FAIL\texample.com/inventory/order\t0.008s",
+        # the goroutine header, three standard library frames (two lines each), the repeat
+        "... (8 runtime stack lines omitted)",
     ]
 
 
@@ -71,7 +79,8 @@ def test_json_events_get_the_text_rules():
     raw = [json.dumps(e) for e in events] + ["# ex.com/other", "other.go:3:1: syntax error"]
     assert list(GoTest(["go", "test", "-json", "./..."]).run(raw, 1)) == [
         "--- FAIL: TestA (0.00s)", "    a_test.go:9: got 1, want 2", "FAIL\tex.com/m\t0.01s",
-        "# ex.com/other", "other.go:3:1: syntax error"]
+        "# ex.com/other", "other.go:3:1: syntax error",
+        "... (2 JSON events without output omitted)"]  # run, fail
 
 
 def test_a_long_log_keeps_its_failure_lines_and_counts_the_rest():

@@ -149,13 +149,15 @@ Oh no! 💥 💔 💥
 2 files would be reformatted, 1 file would fail to reformat."""
     assert run(Black, ["black", "--check", "."], text, 123) == [
         "error: cannot format src/x.py: Cannot parse: 1:4: def (", "would reformat (2):",
-        "  /p/src/*.py: a b", "2 files would be reformatted, 1 file would fail to reformat."]
+        "  /p/src/*.py: a b", "2 files would be reformatted, 1 file would fail to reformat.",
+        "... (1 banner line omitted)"]
 
 
 def test_black_keeps_blank_context_lines_of_a_diff():
     text = "--- a.py\t2026-01-01 00:00:00+00:00\n+++ a.py\t2026-01-01 00:00:01+00:00\n@@ -1,2 +1,3 @@\n x = 1\n \n+\n y = 2"
     assert run(Black, ["black", "--diff", "a.py"], text, 0) == [
-        "--- a.py", "+++ a.py", "@@ -1,2 +1,3 @@", " x = 1", " ", "+", " y = 2"]
+        "--- a.py", "+++ a.py", "@@ -1,2 +1,3 @@", " x = 1", " ", "+", " y = 2",
+        "... (2 diff-header timestamps truncated)"]
 
 
 def test_prettier_write_lists_changed_files_and_counts_unchanged():

@@ -51,7 +51,8 @@ Files:
   six-1.17.0.dist-info/RECORD"""
     assert run(PipShow, ["pip", "show", "-f", "six"], text) == [
         "Name: six", "Version: 1.17.0", "Files:", "  ./: six.py", "  six-1.17.0.dist-info/: RECORD",
-        "  (+1 compiled __pycache__ files)"]
+        "  ... (1 compiled __pycache__ files omitted)",
+        "... (2 empty/author-email/home-page fields omitted)"]  # Home-page, Required-by
 
 
 def test_npm_install_keeps_the_error_without_usage_and_log_pointers():
@@ -118,4 +119,5 @@ def test_cargo_install_keeps_the_summary_only():
    Installed package `inv v1.2.0 (/srv/tools)` (executable `inv`)"""
     out = run(CargoInstall, ["cargo", "install", "--path", "."], text)
     assert out[0] == "Installed package `inv v1.2.0 (/srv/tools)` (executable `inv`)"
-    assert not any("Compiling" in line or "/home/u/.cargo/bin" in line for line in out)
+    assert not any("Compiling config" in line or "/home/u/.cargo/bin" in line for line in out)
+    assert "... (3 Installing/Compiling lines omitted)" in out  # the progress, counted

@@ -17,12 +17,12 @@ def test_paths_are_relative_to_the_root_found_from_the_argument():
     ]
 
 
-def test_verbose_setup_lines_go():
+def test_verbose_setup_lines_go_counted():
     text = ("No configuration file found.\nAssuming Python version 3.11.7.final.0\n"
             "Search paths:\n    /usr/lib/python3.11\nFound 3 source files\n"
             "Heap stats: total_memory_size=24106MB\n0 errors, 0 warnings, 0 informations \n")
     assert list(Pyright(["pyright", "--verbose"]).run(text.splitlines(), 0)) == [
-        "0 errors, 0 warnings, 0 informations"]
+        "0 errors, 0 warnings, 0 informations", "... (6 setup lines omitted)"]
 
 
 def test_outputjson_passes_through():

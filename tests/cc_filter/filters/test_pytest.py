@@ -49,6 +49,10 @@ def test_failure_block_is_named_by_the_summary_and_keeps_location_code_and_asser
         "tests/test_cart.py::test_old",
         "  tests/test_cart.py:44: DeprecationWarning: use count()",
         "1 failed, 2 passed, 1 warning in 0.13s",
+        # session header, collected, the dots line and 3 section banners; the warning's
+        # source line and its docs link
+        "... (8 header/progress lines omitted)",
+        "... (2 warning source lines omitted)",
     ]
 
 
@@ -78,17 +82,31 @@ FAILED tests/test_cart.py::test_remove_missing - KeyError: 'ghost'
         "Captured stdout call:",
         "  removing an unknown sku",
         "1 failed in 0.01s",
+        "... (2 header/progress lines omitted)",  # the FAILURES and summary banners
     ]
 
 
-@pytest.mark.parametrize("line", [
-    "tests/test_cart.py::test_add_1 PASSED                           [  3%]",
-    "tests/test_cart.py ............                                 [ 31%]",
-    "FFFFFF.                                                         [100%]",
-    "[gw0] [ 50%] PASSED tests/test_cart.py::test_add_1",
+@pytest.mark.parametrize("line,marker", [
+    ("tests/test_cart.py::test_add_1 PASSED                           [  3%]",
+     "... (1 passing test omitted)"),
+    ("tests/test_cart.py ............                                 [ 31%]",
+     "... (1 header/progress line omitted)"),
+    ("FFFFFF.                                                         [100%]",
+     "... (1 header/progress line omitted)"),
+    ("[gw0] [ 50%] PASSED tests/test_cart.py::test_add_1", "... (1 passing test omitted)"),
 ])
-def test_progress_and_passed_lines_go(line):
-    assert run(["pytest", "-v"], line + "\n2 passed in 0.01s\n", 0) == ["2 passed in 0.01s"]
+def test_progress_and_passed_lines_go_counted(line, marker):
+    assert run(["pytest", "-v"], line + "\n2 passed in 0.01s\n", 0) == ["2 passed in 0.01s", marker]
+
+
+def test_passed_lines_of_the_short_summary_are_counted_unless_asked_for():
+    text = ("=========================== short test summary info ============================\n"
+            "PASSED tests/t.py::test_a\nPASSED tests/t.py::test_b\n1 passed in 0.01s\n")
+    assert run(["pytest"], text, 0) == [
+        "1 passed in 0.01s", "... (2 passing tests omitted)", "... (1 header/progress line omitted)"]
+    assert run(["pytest", "-rA"], text, 0) == [
+        "PASSED (2):", "  tests/t.py: test_a test_b", "1 passed in 0.01s",
+        "... (1 header/progress line omitted)"]
 
 
 def test_skipped_and_xfail_lines_of_verbose_output_stay_with_their_reason():

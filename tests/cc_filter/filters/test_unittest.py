@@ -53,6 +53,7 @@ def test_failures_keep_id_location_and_message():
         "+ ['rent', '']",
         "Ran 4 tests in 0.004s",
         "FAILED (failures=1, errors=1)",
+        "... (6 progress/ruler lines omitted)",  # `.E.F`, two `=` and three `-` rulers
     ]
 
 
@@ -62,7 +63,8 @@ def test_verbose_ok_lines_go_and_skips_stay():
             "----------------------------------------------------------------------\n"
             "Ran 2 tests in 0.001s\n\nOK (skipped=1)\n")
     assert list(Unittest(["unittest", "-v"]).run(text.splitlines(), 0)) == [
-        "test_b (m.T.test_b) ... skipped 'not yet'", "Ran 2 tests in 0.001s", "OK (skipped=1)"]
+        "test_b (m.T.test_b) ... skipped 'not yet'", "Ran 2 tests in 0.001s", "OK (skipped=1)",
+        "... (1 passing test omitted)", "... (1 progress/ruler line omitted)"]
 
 
 @pytest.mark.parametrize("command", ["python -m unittest", "python3 -m unittest -v",

@@ -1,10 +1,12 @@
 """cmake: configure (`cmake -S . -B build`) and build (`cmake --build build`), whichever
 generator runs underneath (make or ninja): the make filter's rules (compiler diagnostics
 grouped, recipe output kept on failure, echoed commands counted) plus ninja's and CMake's own
-lines — `[3/14] Building C object …` / `[ 28%] Built target x` progress counted as build
-commands, `FAILED: <target>` and `ninja: build stopped` kept, configure chatter (`-- Detecting
-C compiler ABI info`) dropped, `CMake Error` / `CMake Warning` blocks kept whole."""
-from cc_filter.filters.c.make import Make
+lines — `[3/14] Building C object …` / `[ 28%] Built target x` progress counted in one marker
+naming its verbs (`... (20 Building/Linking/Built target lines omitted)`), `FAILED: <target>`
+and `ninja: build stopped` kept, configure chatter (`-- Detecting C compiler ABI info`)
+dropped and counted (`configure check lines`), `CMake Error` / `CMake Warning` blocks kept
+whole."""
+from cc_filter.filters.c.make import DIRECTORIES, Make
 from cc_filter.lines import LazyPattern
 
 _PROGRESS = LazyPattern(r"^\[\s*(\d+/\d+|\d+%)\] |^(Scanning dependencies of target|"
@@ -18,6 +20,13 @@ _KEPT_TOOL_LINE = LazyPattern(r"^(FAILED: |ninja: (build stopped|error|fatal|war
                               r"Build files have been written))")
 
 
+def _verb(stripped: str) -> str:
+    """`[ 14%] Building C object …` → `Building`; `Built target x` → `Built target`."""
+    words = stripped.split("] ", 1)[-1].split(" ", 2) if stripped.startswith("[") \
+        else stripped.split(" ", 2)
+    return " ".join(words[:2]) if words[0] in ("Built", "Scanning") else words[0]
+
+
 class Cmake(Make):
     name = "cmake"
     match_command = r"^cmake(\s|$)"
@@ -29,10 +38,13 @@ class Cmake(Make):
             self.diagnostics.interrupt()
             return
         if stripped.startswith("ninja: Entering directory"):
+            self.tally.add(DIRECTORIES)
             return
         if _PROGRESS.match(stripped):
-            self.commands += 1
+            verb = _verb(stripped)
+            self.progress[verb] = self.progress.get(verb, 0) + 1
             return
         if _CONFIGURE_NOISE.match(stripped):
+            self.tally.add("configure check lines")
             return
         yield from super().feed_trimmed(line, stripped) or ()

@@ -3,7 +3,8 @@
 Every error and warning stays on one line `path:line:col: error: message [-Wflag]` (errors
 with up to 3 of their notes, indented), linker errors (`undefined reference to …`,
 `collect2: error: ld returned 1 exit status`) and the compiler's summary stay verbatim; source
-excerpts, `^~~~` markers, fix-its and `In function …` context lines go (see `_ccdiag.py`).
+excerpts, `^~~~` markers, fix-its and `In function …` context lines go, counted in a marker
+per kind at the end (`... (14 excerpt and context lines omitted)`; see `_ccdiag.py`).
 Unrecognised lines (`gcc: error: x.c: No such file or directory`) stay.
 Passes everything through when the output is not diagnostics: `-E`, `-M`/`-MM`, `-###`, `-v`,
 `--version`, `--help`, `-dump…`, `-print-…`, `-fdiagnostics-format=…` (sarif / json).

@@ -4,17 +4,19 @@ Keeps: make's messages (`make: *** [Makefile:12: build/div.o] Error 1`, `No rule
 target`, `Nothing to be done for …`, `… is up to date`, `Target … not remade because of
 errors`) verbatim; compiler diagnostics grouped as the gcc filter shows them; the recipes' own
 output in full when make failed (capped at 200 lines with one marker), and its last 10 lines
-when make succeeded (`… N lines of recipe output omitted` above them).
-Drops: `make[1]: Entering / Leaving directory` lines, echoed compiler / archiver / file commands
-(`cc -Wall -c src/x.c -o build/x.o`, `ar rcs …`, `mkdir -p build`, `rm -f …`), kbuild-style
-progress (`  CC      kernel/fork.o`); their count is shown as `ran 21 build commands`.
+when make succeeded (`... (N lines of recipe output omitted)` above them).
+Drops, and counts in one marker per kind at the end: `make[1]: Entering / Leaving directory`
+lines, echoed compiler / archiver / file commands (`cc -Wall -c src/x.c -o build/x.o`, `ar rcs
+…`, `mkdir -p build`, `rm -f …`) and kbuild-style progress (`  CC      kernel/fork.o`) as
+`... (21 echoed build commands omitted)`, and the diagnostics' excerpts and notes (`_ccdiag.py`).
 Passes everything through for `-n` / `--dry-run` / `-p` / `--print-data-base` / `--help` /
 `-v` / `--version` / `-q` (the user asked for the commands or make's own report).
 Injects nothing. Tested with GNU Make 4.3 (Debian bookworm) with gcc 12.2 recipes: builds,
 `make test` recipes passing and failing, recursive `make -C`, `-k`, a missing target.
 """
+from cc_filter.filters._tally import Tally
 from cc_filter.filters.c._ccdiag import CDiagnostics
-from cc_filter.lines import TrimmedLineFilter
+from cc_filter.lines import TrimmedLineFilter, omitted
 
 _PASSTHROUGH = frozenset(("-n", "--dry-run", "--just-print", "--recon", "-p", "--print-data-base",
                           "--help", "-h", "-v", "--version", "-q", "--question"))
@@ -25,6 +27,7 @@ _TOOLS = frozenset((
 ))
 _KBUILD = frozenset(("CC", "CXX", "LD", "AR", "AS", "CCLD", "CXXLD", "GEN", "HOSTCC", "HOSTLD",
                      "LINK", "INSTALL", "STRIP", "OBJCOPY", "CHK", "UPD", "MKDIR", "RM"))
+DIRECTORIES = "Entering/Leaving directory lines"
 _FAILED_LIMIT = 200
 _SUCCESS_TAIL = 10
 
@@ -60,16 +63,18 @@ class Make(TrimmedLineFilter):
     def __init__(self, argv: list[str]):
         super().__init__(argv)
         self.passthrough = any(a in _PASSTHROUGH for a in argv)
-        self.diagnostics = CDiagnostics()
+        self.tally = Tally()
+        self.progress: dict[str, int] = {}  # cmake / ninja: `Building` … → progress lines
+        self.diagnostics = CDiagnostics(self.tally)
         self.output: list[str] = []  # recipe output, in order
         self.output_dropped = 0
         self.recent: list[str] = []  # the last lines past the cap (a success shows its tail)
         self.messages: list[tuple[int, str]] = []  # (line number in the recipe output, text)
-        self.commands = 0
 
     def feed_trimmed(self, line: str, stripped: str):
         if _make_message(stripped):
             if "Entering directory" in stripped or "Leaving directory" in stripped:
+                self.tally.add(DIRECTORIES)
                 return
             self.messages.append((len(self.output) + self.output_dropped, stripped))
             self.diagnostics.interrupt()
@@ -77,7 +82,7 @@ class Make(TrimmedLineFilter):
         if self.diagnostics.feed(line):
             return
         if _build_command(stripped):
-            self.commands += 1
+            self.tally.add("echoed build commands")
             return
         if len(self.output) < _FAILED_LIMIT:
             self.output.append(line)
@@ -92,12 +97,12 @@ class Make(TrimmedLineFilter):
         total = len(output) + self.output_dropped
         if exit_code == 0 and total > _SUCCESS_TAIL:
             cut = total - _SUCCESS_TAIL
-            yield f"… ({cut} lines of recipe output omitted)"
+            yield omitted(cut, "lines of recipe output")
             output = (output + self.recent[-_SUCCESS_TAIL:])[-_SUCCESS_TAIL:]
             messages = [(max(0, at - cut), text) for at, text in self.messages]
         else:
             messages = self.messages
-        yield from self.diagnostics.finish()
+        yield from self.diagnostics.finish(markers=False)
         at = 0
         for position, text in messages:
             while at < min(position, len(output)):
@@ -108,6 +113,7 @@ class Make(TrimmedLineFilter):
             yield output[at]
             at += 1
         if exit_code != 0 and self.output_dropped:
-            yield f"… ({self.output_dropped} more lines of recipe output omitted)"
-        if self.commands:
-            yield f"ran {self.commands} build command{'s' if self.commands != 1 else ''}"
+            yield omitted(self.output_dropped, "more lines of recipe output")
+        if self.progress:
+            yield omitted(sum(self.progress.values()), "/".join(self.progress) + " lines")
+        yield from self.tally.markers()

@@ -4,8 +4,9 @@ A result list of more than `GROUP_MIN` paths is grouped: one line per directory,
 find reached it, with the names found directly in it (names with spaces or quotes are
 single-quoted; three or more names with one extension are written `{a,b,c}.py`, shell brace
 syntax that expands back to exactly those names). A directory with more than `NAMES_LIMIT` names keeps the first ones and says
-`+N more`; more than `DIR_LIMIT` directories end with `... (N directories omitted)` (the runner's
-tee keeps the full list). Errors (`find: 'x': Permission denied`) come after the list, unchanged.
+`+N more names` on a line of its own under it; the paths of directories past `DIR_LIMIT` are
+left out with `... (N paths in M more directories omitted)` at the end (the runner's tee keeps
+the full list). Errors (`find: 'x': Permission denied`) come after the list, unchanged.
 Actions whose output is not a path list (`-exec`, `-ls`, `-printf`, `-print0`, `-delete`, …)
 pass through unchanged; so do short lists.
 
@@ -54,14 +55,18 @@ def shell_word(name: str) -> str:
 class PathGroups:
     """Collects paths; renders one `dir/: names` line per directory (bounded memory)."""
 
-    __slots__ = ("dirs", "hidden_dirs", "dropped")
+    __slots__ = ("dirs", "hidden_dirs", "hidden_paths", "dropped", "markers")
 
     def __init__(self):
         self.dirs: dict[str, list] = {}  # dir -> [names, count], in first-seen order
-        self.hidden_dirs = 0
+        self.hidden_dirs: set[str] = set()  # past DIR_LIMIT (only counted)
+        self.hidden_paths = 0
         self.dropped = False
+        self.markers: dict[str, list[str]] = {}  # dir -> marker lines shown under its line
 
-    def add(self, path: str, note: str = "") -> None:
+    def add(self, path: str, note: str = "", marker: str = "") -> None:
+        """One path (`note` appended to its name); `marker`: an omission marker line shown
+        under its directory's line (tree's `... (N entries under node_modules/ omitted)`)."""
         head, sep, name = path.rstrip("/").rpartition("/")
         key = head + "/" if sep else ""
         if path.endswith("/") and path != "/":
@@ -69,24 +74,31 @@ class PathGroups:
         entry = self.dirs.get(key)
         if entry is None:
             if len(self.dirs) >= DIR_LIMIT:
-                self.hidden_dirs += 1
+                if len(self.hidden_dirs) < 100_000:  # bounded: the count stays a lower bound
+                    self.hidden_dirs.add(key)
+                self.hidden_paths += 1
                 self.dropped = True
                 return
             entry = self.dirs[key] = [[], 0]
         entry[1] += 1
         if len(entry[0]) < NAMES_LIMIT:
             entry[0].append(shell_word(name) + note)
+            if marker:
+                self.markers.setdefault(key, []).append(marker)
 
     def render(self) -> list[str]:
         out = []
         for key, (names, count) in self.dirs.items():
             text = brace_names(names)
-            if count > len(names):
-                self.dropped = True
-                text += f" +{count - len(names)} more"
             out.append(f"{key}: {text}" if key else text)
-        if self.hidden_dirs:
-            out.append(omitted(self.hidden_dirs, "directories"))
+            if count > len(names):  # a marker line of its own: one per left-out path
+                self.dropped = True
+                out.append(f"  +{count - len(names)} more names")
+            out.extend("  " + m for m in self.markers.get(key, ()))
+        if self.hidden_paths:
+            dirs = len(self.hidden_dirs)
+            out.append(omitted(self.hidden_paths, f"paths in {dirs} more "
+                                                  f"director{'y' if dirs == 1 else 'ies'}"))
         return out
 
 

@@ -1,12 +1,17 @@
 """ls: long listings without the columns nobody reads, recursive listings one line per directory.
 
 `-l` (`-la`, `-lh`, …): each entry becomes `name  size` (`name/` for a directory, `name ->
-target` for a link, `name*` for an executable); `total N`, `.` and `..` go, and so do the
-link count, owner, group, date and mode — except what is unusual: a mode other than the usual
-`rw-r--r--`/`rwxr-xr-x` family is kept as `[drwx------]`, an owner:group other than the
+target` for a link, `name*` for an executable); the columns dropped from every entry line are
+the link count, owner, group, date and mode — except what is unusual: a mode other than the
+usual `rw-r--r--`/`rwxr-xr-x` family is kept as `[drwx------]`, an owner:group other than the
 listing's first one is kept, and dates are kept when the listing is sorted by time (`-t`).
+The `total N`, `.` and `..` lines go, counted by one `... (N total/./.. lines omitted)` at
+the end.
 `-R`: one `dir/: names` line per directory (`{a,b,c}.py` for names sharing an extension), with
-cache and dependency directories (`node_modules`, `__pycache__`, …) summarised as a count.
+cache and dependency directories (`node_modules`, `__pycache__`, …) shown by name and their
+listing (its entries and its subdirectories' headers) left out, counted by one line at the
+end: `... (101 lines inside 4 __pycache__/ and 1 node_modules/ omitted)`. A directory past `NAMES_LIMIT` names says `+N more names` under its
+line; sections past `SECTION_LIMIT` end with `... (N lines of M more directories omitted)`.
 Errors pass unchanged. Plain `ls` is already one name per line: it passes through, as does any
 option this filter does not know (`-i`, `-s`, `-n`, `--full-time`, …).
 """
@@ -85,8 +90,10 @@ class Ls(Filter):
         self.owner: str | None = None
         self.section_count = 0
         self.sections: list[tuple] = []
-        self.noise: dict[str, int] = {}
+        self.noise: dict[str, list[int]] = {}  # cache dir -> [raw lines, entries]
         self.hidden_sections = 0
+        self.hidden_lines = 0  # raw lines of the sections past SECTION_LIMIT
+        self.skipped = 0  # `total N`, `.` and `..` lines
         self.dropped = False
 
     # -- long entries -----------------------------------------------------------------------
@@ -136,11 +143,14 @@ class Ls(Filter):
         key = _section_key(section or ".")
         if self.recursive:
             noise = _noise_root(key)
-            if noise is not None:
-                self.noise[noise] = self.noise.get(noise, 0) + self.section_count
+            if noise is not None:  # its header and entries
+                counts = self.noise.setdefault(noise, [0, 0])
+                counts[0] += self.section_count + 1
+                counts[1] += self.section_count
                 return []
             if len(self.sections) >= SECTION_LIMIT:
                 self.hidden_sections += 1
+                self.hidden_lines += self.section_count + 1
                 return []
             self.sections.append((key, names, self.section_count))
             return []
@@ -155,24 +165,30 @@ class Ls(Filter):
             shown = []
             for name in names:
                 bare = name.split("  ", 1)[0].rstrip("/")
-                hidden = self.noise.get(prefix + bare)
-                if hidden is not None:
-                    self.dropped = True
-                    name = f"{bare}/ ({hidden} entries omitted)"
+                if prefix + bare in self.noise:
+                    name = bare + "/"
                 shown.append(name)
             if self.long:
                 out.append(f"{prefix}:" if prefix else ".:")
                 out.extend("  " + n for n in shown)
-                if count > len(names):
-                    out.append(f"  +{count - len(names)} more")
             else:
-                text = brace_names(shown) + (f" +{count - len(names)} more" if count > len(names) else "")
-                out.append(f"{prefix}: {text}" if prefix else text)
+                out.append(f"{prefix}: {brace_names(shown)}" if prefix else brace_names(shown))
             if count > len(names):
                 self.dropped = True
+                out.append(f"  +{count - len(names)} more names")
+        if self.noise:  # one summary: `... (101 lines inside 4 __pycache__/ and 1 node_modules/ omitted)`
+            self.dropped = True
+            kinds: dict[str, int] = {}
+            for path in self.noise:
+                base = path.rpartition("/")[2] + "/"
+                kinds[base] = kinds.get(base, 0) + 1
+            what = " and ".join(f"{n} {base}" for base, n in kinds.items())
+            out.append(omitted(sum(lines for lines, _ in self.noise.values()), f"lines inside {what}"))
         if self.hidden_sections:
             self.dropped = True
-            out.append(omitted(self.hidden_sections, "directories"))
+            dirs = self.hidden_sections
+            out.append(omitted(self.hidden_lines, f"lines of {dirs} more "
+                                                  f"director{'y' if dirs == 1 else 'ies'}"))
         return out
 
     def feed(self, line):
@@ -182,6 +198,7 @@ class Ls(Filter):
         if not line:
             return []
         if line.startswith("total ") and line[6:].replace(".", "").rstrip("KMGTkB").isdigit():
+            self.skipped += 1
             return []
         if line.endswith(":") and not line.startswith(("ls: ", "total ")) and (
                 self.section is not None or not self.names):
@@ -199,6 +216,8 @@ class Ls(Filter):
                 return []
             if entry:
                 self._add(entry)
+            else:
+                self.skipped += 1
             return []
         self._add(line)
         return []
@@ -214,4 +233,7 @@ class Ls(Filter):
         out = self._end_section()
         if self.recursive:
             out += self._render_recursive()
+        if self.skipped:
+            self.dropped = True
+            out.append(omitted(self.skipped, "total/./.. lines"))
         return out

@@ -5,14 +5,15 @@ find's grouping does: shell-quoted when needed, `{a,b,c}.py` for three or more n
 extension, `link -> target` kept); a directory that has entries of its own gets its own line
 instead of appearing in its parent's. Cache and dependency directories (`node_modules`,
 `__pycache__`, `.git`, `.venv`, `.tox`, `.mypy_cache`, `.pytest_cache`, `.ruff_cache`) are shown
-with the count of what they hold instead of their contents. The closing `N directories, M
+by name, their contents left out with a marker line under their parent's line,
+`... (N entries under node_modules/ omitted)`. The closing `N directories, M
 files` line is kept, and so are errors. Outputs that are not a drawing (`-J`, `-X`, `-H`,
 `-i`, `-f`) and drawings with per-entry details (`-p`, `-s`, `-h`, `-u`, `-g`, `-D`, `--du`)
 pass through unchanged.
 """
 from cc_filter.filter import Filter
 from cc_filter.filters.files.find import PathGroups
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 NOISE_DIRS = frozenset(("node_modules", "__pycache__", ".git", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache"))
@@ -88,7 +89,9 @@ class Tree(Filter):
 
     def _end_noise(self) -> None:
         if self.noise_depth >= 0:
-            self.groups.add(self.noise_path + "/", f" ({self.noise_count} entries omitted)")
+            name = self.noise_path.rpartition("/")[2]
+            self.groups.add(self.noise_path + "/", marker=omitted(
+                self.noise_count, f"entr{'y' if self.noise_count == 1 else 'ies'} under {name}/"))
             self.dropped = True
             self.noise_depth = -1
 

@@ -2,10 +2,11 @@
 lines 11-20:` (author and date only the first time a commit shows up) — then the run's code;
 every commit, author, date and line range kept. A run longer than RUN_LIMIT lines shows its
 first and last lines around a counted marker (the code itself is in the file; the tee file
-keeps the whole blame). Lines of another format (`--porcelain`, `-s`, `-e`, `-t`) pass
-through as they are."""
+keeps the whole blame). The time of day and the zone of each line's annotation go: one
+`... (N blame lines: time of day, zone truncated)` at the end counts the lines shown so. Lines
+of another format (`--porcelain`, `-s`, `-e`, `-t`) pass through as they are."""
 from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted
+from cc_filter.lines import LazyPattern, omitted, truncated
 
 RUN_LIMIT = 8
 RUN_HEAD, RUN_TAIL = 3, 2
@@ -22,6 +23,8 @@ class GitBlame(Filter):
         super().__init__(argv)
         self.block = None  # (head, first number, last number, code lines)
         self.seen: set = set()
+        self.cut = 0  # lines shown without their annotation's time of day and zone
+        self.dropped = False
 
     def feed(self, line):
         m = _LINE.match(line)
@@ -51,11 +54,16 @@ class GitBlame(Filter):
         lines = f"line {first}" if first == last else f"lines {first}-{last}"
         yield f"{commit}{where}{who} {lines}:"
         if len(code) > RUN_LIMIT:
+            self.cut += RUN_HEAD + RUN_TAIL
             yield from code[:RUN_HEAD]
             yield omitted(len(code) - RUN_HEAD - RUN_TAIL)
             yield from code[-RUN_TAIL:]
         else:
+            self.cut += len(code)
             yield from code
 
     def finish(self, exit_code):
         yield from self._flush()
+        if self.cut:
+            self.dropped = True
+            yield truncated(self.cut, "blame lines: time of day, zone")

@@ -3,7 +3,8 @@
 Plain lists pass as they are (`* main`, `  feature/x`). With `-v`/`-vv` the padding that aligns
 the hash and subject columns goes (`* main 3b35ca3 [origin/main: ahead 1] Subject`). With `-a`/
 `-r` the `remotes/<remote>/` branches of one remote are listed on one line
-(`remotes/origin: hotfix, main`). Lists longer than `LIST_LIMIT` are capped with `+N more`.
+(`remotes/origin: hotfix, main`). Lists longer than `LIST_LIMIT` are capped with `+N more
+branches`.
 Errors (`fatal: a branch named 'x' already exists`, `error: … not fully merged`) and
 `Deleted branch x (was 1a2b3c4).` pass unchanged; hints are condensed.
 """

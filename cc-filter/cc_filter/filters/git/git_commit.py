@@ -2,8 +2,10 @@
 
 Success keeps the `[main 1a2b3c4] subject` line, the `N files changed, X insertions(+)…` line
 and the created/deleted/renamed/mode lines (`create mode 100644 src/cli.py` → `create
-src/cli.py`, capped at `FILE_LIMIT`). When there is nothing to commit, git prints the status:
-it gets git-status's compaction (branch line, files by state, no `(use "git add" …)` advice)
+src/cli.py`, a mode other than 100644 kept: `create run.sh (mode 100755)`; capped at
+`FILE_LIMIT` with `+N more files`). When there is nothing to commit, git prints the status:
+it gets git-status's compaction (branch line, files by state, no `(use "git add" …)` advice,
+counted)
 and keeps git's closing line (`nothing added to commit but untracked files present …`), the
 reason the commit failed.
 Hook output and errors pass unchanged, so a failing pre-commit hook shows every line it printed.
@@ -41,7 +43,9 @@ class GitCommit(Filter):
             text = line.strip()
             if text.startswith(("create mode ", "delete mode ")):
                 verb, _, rest = text.partition(" mode ")
-                self.files.append(f"{verb} {rest.partition(' ')[2]}")
+                mode, _, path = rest.partition(" ")
+                self.files.append(f"{verb} {path}" if mode == "100644" else
+                                  f"{verb} {path} (mode {mode})")
                 return out
             if text.startswith(("rename ", "copy ", "mode change ", "rewrite ")):
                 self.files.append(text)

@@ -6,9 +6,12 @@ the change that starts with a letter, `_` or `$`; shown only when it differs fro
 header's in the same file) followed by its `-`/`+` lines. Each file keeps
 one header line, `diff <path>` (`diff <old> -> <new>` for a rename or copy) with what git said
 about it in parentheses: `new file`, `deleted`, `renamed 95%`, `mode 100644 -> 100755`,
-`binary`. Dropped: `index …`, `--- a/…`, `+++ b/…`, context lines. A side (removed or added
-lines) of one change longer than `SIDE_LIMIT` keeps its first `SIDE_HEAD` and last `SIDE_TAIL`
-lines around `... (N removed lines omitted)`; the runner's tee keeps the full diff.
+`binary`; a new or deleted file's mode only when it is not 100644. Dropped, and counted at the
+end of the diff by one marker per kind: context lines (`... (N context lines omitted)`) and
+the `index …`, `--- a/…`, `+++ b/…` lines (`... (N index/---/+++ lines omitted)`); a binary
+patch's lines are counted under its file's line. A side (removed or added lines) of one
+change longer than `SIDE_LIMIT` keeps its first `SIDE_HEAD` and last `SIDE_TAIL` lines around
+`... (N removed lines omitted)`; the runner's tee keeps the full diff.
 
 Passed through as they are: everything that is not a patch (`--stat`, `--name-only`,
 `--name-status`, `--numstat`, `--raw`, `--check` output), word diffs (`--word-diff`,
@@ -19,7 +22,7 @@ lines, only capped at `HUNK_LIMIT` lines. ANSI colours (`--color`) are removed.
 `DiffCompactor` is shared with git-show, git-log (`-p`) and git-stash (`show -p`).
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import CappedLines, strip_ansi
+from cc_filter.lines import CappedLines, omitted, strip_ansi
 
 SIDE_LIMIT = 30
 SIDE_HEAD = 15
@@ -77,7 +80,7 @@ class DiffCompactor:
     __slots__ = ("keep_context", "state", "old_name", "new_name", "tags", "header_done",
                  "old_pos", "new_pos", "rem_old", "rem_new", "func", "block_old", "block_new",
                  "removed", "added", "hunk", "combined_width", "binary_lines", "next_func",
-                 "shown_func",
+                 "shown_func", "counts",
                  "dropped")
 
     def __init__(self, keep_context: bool = False):
@@ -89,6 +92,8 @@ class DiffCompactor:
         self.hunk: CappedLines | None = None
         self.binary_lines = 0
         self.next_func: str | None = None
+        #: lines left out, counted: [context lines, index/---/+++ lines]
+        self.counts = [0, 0]
 
     @property
     def in_diff(self) -> bool:
@@ -113,25 +118,29 @@ class DiffCompactor:
             text = f"diff {self.old_name} -> {self.new_name}"
         else:
             text = f"diff {self.new_name}"
-        if self.binary_lines:
-            self.tags.append(f"binary patch, {self.binary_lines} lines omitted")
-            self.binary_lines = 0
         if self.tags:
             text += " (" + ", ".join(self.tags) + ")"
+        if self.binary_lines:  # a marker line of its own, under the file's line
+            lines, self.binary_lines = self.binary_lines, 0
+            return [text, "  " + omitted(lines, "binary patch lines")]
         return [text]
 
     def _header_line(self, line: str) -> bool:
         """Takes an extended header line; False when `line` is not one."""
         if line.startswith("index ") or line.startswith(("similarity index ", "dissimilarity index ")):
-            if line.startswith("similarity"):
+            if line.startswith("index "):
+                self.counts[1] += 1
+            elif line.startswith("similarity"):
                 self.tags.append("similarity " + line.rsplit(" ", 1)[-1])
             elif line.startswith("dissimilarity"):
                 self.tags.append("dissimilarity " + line.rsplit(" ", 1)[-1])
             return True
         if line.startswith("new file mode "):
-            self.tags.append("new file")
+            mode = line[len("new file mode "):]
+            self.tags.append("new file" if mode == "100644" else "new file mode " + mode)
         elif line.startswith("deleted file mode "):
-            self.tags.append("deleted")
+            mode = line[len("deleted file mode "):]
+            self.tags.append("deleted" if mode == "100644" else "deleted file mode " + mode)
         elif line.startswith("old mode "):
             self.tags.append("mode " + line[len("old mode "):])
         elif line.startswith("new mode "):
@@ -148,12 +157,14 @@ class DiffCompactor:
             self.tags = [t for t in self.tags if not t.startswith("similarity ")]
             self.tags.append(verb + (" " + similarity[0].split(" ")[1] if similarity else ""))
         elif line.startswith("--- ") and self.state == _HEADER:
+            self.counts[1] += 1
             if line != "--- /dev/null":
                 self.old_name = _strip_prefix(line[4:])
         elif line.startswith("+++ ") and self.state == _HEADER:
+            self.counts[1] += 1
             if line != "+++ /dev/null":
                 self.new_name = _strip_prefix(line[4:])
-            elif "deleted" not in self.tags:
+            elif not any(t.startswith("deleted") for t in self.tags):
                 self.tags.append("deleted")
         elif line.startswith("Binary files ") and line.endswith(" differ"):
             self.tags.append("binary")
@@ -236,6 +247,8 @@ class DiffCompactor:
                 out = []
             else:
                 out = self._end_block()
+                if line.strip():  # a blank context line carries nothing
+                    self.counts[0] += 1
                 if _is_funcname(line[1:]):
                     self.func = line[1:81].rstrip()
             self.old_pos += 1
@@ -283,7 +296,7 @@ class DiffCompactor:
             return out
         if state == _BINARY:
             if line.startswith(("literal ", "delta ")) or not line or line[0] not in " \t":
-                self.binary_lines += 1
+                self.binary_lines += bool(line.strip())
                 return []
         if state in (_HEADER, _FILE, _BINARY):
             if line.startswith("@@@"):
@@ -300,6 +313,8 @@ class DiffCompactor:
             if len(prefix) == width and all(ch in " +-" for ch in prefix):
                 if self.keep_context or "+" in prefix or "-" in prefix:
                     self.hunk.add(line)
+                elif line[width:].strip():
+                    self.counts[0] += 1
                 return []
             out = self._end_combined()
             return out + self.feed(line)
@@ -336,8 +351,19 @@ class DiffCompactor:
         self.state = _OUT
         return out
 
+    def markers(self) -> list[str]:
+        """One marker per kind of line left out so far (then reset)."""
+        out = []
+        for count, kind in zip(self.counts, ("context line", "index/---/+++ line")):
+            if count:
+                out.append(omitted(count, kind if count == 1 else kind + "s"))
+        if out:
+            self.dropped = True
+        self.counts = [0, 0]
+        return out
+
     def finish(self) -> list[str]:
-        return self.finish_file()
+        return self.finish_file() + self.markers()
 
 
 def wants_context(argv: list[str]) -> bool:

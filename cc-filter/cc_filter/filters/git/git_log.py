@@ -3,17 +3,19 @@
 The default (medium) format becomes `<hash10> [(<refs>)] <YYYY-MM-DD> <author>: <subject>`, with
 `(merge <p1> <p2>)` for a merge commit, then up to `BODY_LIMIT` non-blank body lines indented
 by two spaces (`+N more lines` past that). E-mail addresses, the time of day and blank lines
-are dropped. Stat lines (`--stat`) pass unchanged; patches (`-p`) go through git-diff's
+are dropped; one `... (N Author/Date lines: e-mail, time truncated)` at the end says
+so. Stat lines (`--stat`) pass unchanged; patches (`-p`) go through git-diff's
 compaction. What the user chose is respected: with `--oneline`, `--format`/`--pretty` or `--graph` every
 line but a patch's passes through (only ANSI colours removed), `-n`/`--max-count`/`-<N>` and every other
 limit stay the user's. Nothing is injected. Only a log with no limit of the user's and more than
-`LOG_LIMIT` commits is capped, with `... (N commits omitted)` (the runner's tee keeps all).
+`LOG_LIMIT` commits is capped, with `... (N lines of M more commits omitted)` (the runner's tee
+keeps all).
 
 `LogCompactor` and `CommitFilter` (the filter around it) are shared with git-show.
 """
 from cc_filter.filter import Filter
 from cc_filter.filters.git.git_diff import DiffCompactor, wants_context, wants_word_diff
-from cc_filter.lines import cap, omitted, strip_ansi
+from cc_filter.lines import cap, omitted, strip_ansi, truncated
 
 LOG_LIMIT = 200
 BODY_LIMIT = 4
@@ -76,7 +78,7 @@ class LogCompactor:
 
     __slots__ = ("diff", "limit", "body_limit", "raw_headers", "commits", "hidden", "hash", "refs",
                  "merge", "author", "date", "extra", "message", "stat", "summary", "in_header",
-                 "dropped")
+                 "dropped", "hidden_lines", "cut_headers")
 
     def __init__(self, keep_context: bool = False, limit: int | None = None,
                  body_limit: int = BODY_LIMIT, raw_headers: bool = False):
@@ -87,6 +89,8 @@ class LogCompactor:
         self.raw_headers = raw_headers
         self.commits = 0
         self.hidden = 0
+        self.hidden_lines = 0  # raw lines of the commits past the limit
+        self.cut_headers = 0  # Author: / Date: lines shown without e-mail / time of day
         self.hash: str | None = None
         self.dropped = False
 
@@ -141,6 +145,19 @@ class LogCompactor:
 
     def feed(self, line: str) -> list[str]:
         line = strip_ansi(line)
+        if self.limit is None or self.raw_headers:
+            return self._feed(line)
+        counts = list(self.diff.counts)
+        cut = self.cut_headers
+        out = self._feed(line)
+        if self.commits > self.limit:  # a hidden commit's line: counted as such, only
+            self.diff.counts[:] = counts
+            self.cut_headers = cut
+            if line.strip() and line not in out:
+                self.hidden_lines += 1
+        return out
+
+    def _feed(self, line: str) -> list[str]:
         if self.raw_headers:
             if self.diff.in_diff or line.startswith(("diff --git ", "diff --cc ", "diff --combined ")):
                 return self.diff.feed(line)
@@ -166,8 +183,10 @@ class LogCompactor:
                 self.in_header = False
             elif line.startswith("Author: "):
                 self.author = line[8:].split(" <", 1)[0].strip()
+                self.cut_headers += 1
             elif line.startswith("Date: "):
                 self.date = short_date(line[6:])
+                self.cut_headers += 1
             elif line.startswith("Merge: "):
                 self.merge = line[7:].strip()
             else:
@@ -192,10 +211,15 @@ class LogCompactor:
         return out
 
     def finish(self) -> list[str]:
-        out = self.diff.finish_file() + self._end()
+        out = self.diff.finish_file() + self._end() + self.diff.markers()
+        if self.cut_headers:
+            self.dropped = True
+            out.append(truncated(self.cut_headers, "Author/Date lines: e-mail, time"))
+            self.cut_headers = 0
         if self.hidden:
             self.dropped = True
-            out.append(omitted(self.hidden, "commits"))
+            out.append(omitted(self.hidden_lines, f"lines of {self.hidden} more "
+                                                  f"commit{'s' if self.hidden != 1 else ''}"))
         if self.diff.dropped:
             self.dropped = True
         return out

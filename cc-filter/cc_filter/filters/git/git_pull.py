@@ -3,12 +3,13 @@
 Kept: ref updates (as git-fetch), `Updating a..b` + `Fast-forward` on one line, the per-file
 stat lines (padding collapsed, capped at `STAT_LIMIT` with `+N more files`) and the summary
 line, `Already up to date.`, `CONFLICT (…): Merge conflict in <file>`, `Automatic merge failed…`,
-merge/rebase results, errors. Dropped: `Auto-merging <file>` (a conflict names its file
-itself), `create mode` lines, transfer progress, blank lines; `hint:` paragraphs become one line
-each (the commands a hint lists stay lines of their own).
+merge/rebase results, errors. Dropped, and counted at the end by one marker per kind:
+`Auto-merging <file>` (a conflict names its file itself), `create mode`/`delete mode`/`mode
+change` lines, transfer progress; blank lines go; `hint:` paragraphs become one line each (the
+commands a hint lists stay lines of their own).
 """
-from cc_filter.filters.git._git_text import GitMessageFilter
-from cc_filter.lines import cap
+from cc_filter.filters.git._git_text import GitMessageFilter, is_git_noise
+from cc_filter.lines import cap, omitted, strip_ansi
 
 STAT_LIMIT = 40
 
@@ -23,6 +24,13 @@ class GitPull(GitMessageFilter):
         self.updating = ""
         self.stat: list[str] = []
         self.dropped = False
+        #: lines left out, counted: progress, Auto-merging, create/delete mode
+        self.counts = {"progress line": 0, "Auto-merging line": 0, "create/delete mode line": 0}
+
+    def feed(self, line):
+        if is_git_noise(strip_ansi(line).rstrip()):
+            self.counts["progress line"] += 1
+        return super().feed(line)
 
     def take(self, lines):
         out = []
@@ -35,12 +43,14 @@ class GitPull(GitMessageFilter):
                 self.updating = ""
                 continue
             if line.startswith("Auto-merging "):
+                self.counts["Auto-merging line"] += 1
                 continue
             if line.startswith(" ") and " | " in line:
                 self.stat.append(" ".join(line.split()))
                 continue
             text = line.strip()
             if text.startswith(("create mode ", "delete mode ", "mode change ")):
+                self.counts["create/delete mode line"] += 1
                 continue
             if self.updating:
                 out.append(f"Updating {self.updating}")
@@ -59,4 +69,9 @@ class GitPull(GitMessageFilter):
 
     def summary(self):
         out = [f"Updating {self.updating}"] if self.updating else []
-        return out + self._stat()
+        out += self._stat()
+        for kind, count in self.counts.items():
+            if count:
+                self.dropped = True
+                out.append(omitted(count, kind if count == 1 else kind + "s"))
+        return out

@@ -3,15 +3,18 @@
 Kept: the branch (or detached HEAD) with ahead/behind/diverged, an operation in progress
 (merge, rebase, cherry-pick, revert, bisect, am) with its continue/abort commands on one line,
 every file of every section with its state (`M`, `A`, `D`, `R`, `T`, `C`; conflicts keep git's
-words: `both modified`), and any line this filter does not know. Dropped: the `(use "git add
-<file>..." …)` advice and the closing `no changes added to commit` reminders. A section of more
-than `SECTION_LIMIT` files is capped with `+N more files`. `--short`, `--porcelain` and `-z`
+words: `both modified`), and any line this filter does not know. Dropped, and counted by one
+`... (N advice lines omitted)` at the end: the `(use "git add <file>..." …)` advice and the
+closing `no changes added to commit` reminders (an operation's advice is restated as its
+`next:` line); a rebase's `Last command done (…):` / `No commands remaining.` headers are
+counted as `rebase todo headers` (the todo lines stay). A section of more than
+`SECTION_LIMIT` files is capped with `+N more files`. `--short`, `--porcelain` and `-z`
 output is already compact: it passes through.
 
 `StatusCompactor` is shared with git-commit and git-stash, which print the same long format.
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import cap, strip_ansi
+from cc_filter.lines import cap, omitted, strip_ansi
 
 SECTION_LIMIT = 60
 
@@ -45,7 +48,8 @@ class StatusCompactor:
     """Streams git's long status format into the compact one; unknown lines pass unchanged."""
 
     __slots__ = ("section", "items", "branch", "tracking", "pending_tracking", "hints",
-                 "fix_first", "dropped", "last_kind", "keep_footers", "_head_done")
+                 "fix_first", "dropped", "last_kind", "keep_footers", "_head_done",
+                 "advice_dropped", "todo_headers")
 
     def __init__(self, keep_footers: bool = False):
         #: git commit ends a failed commit with the status footer: that line is its reason
@@ -60,6 +64,8 @@ class StatusCompactor:
         self.dropped = False
         self.last_kind = "other"
         self._head_done = False
+        self.advice_dropped = 0  # advice and reminder lines left out
+        self.todo_headers = 0  # `Last command done (…):`, `No commands remaining.`
 
     # -- output helpers ----------------------------------------------------------------------
     def _head(self) -> list[str]:
@@ -142,6 +148,7 @@ class StatusCompactor:
         elif line.startswith(_FOOTERS):
             out = self._flush()
             if not self.keep_footers:
+                self.advice_dropped += 1
                 line = None
         elif line == "nothing to commit (use -u to show untracked files)":
             out = self._flush()
@@ -155,6 +162,7 @@ class StatusCompactor:
             out = self._flush()
             line = None
             kind = "progress"
+            self.todo_headers += 1
         elif line.startswith("   ") and self.last_kind == "progress":
             # a rebase todo line: "   pick 362cfed Say local in README"
             out = self._flush()
@@ -173,13 +181,19 @@ class StatusCompactor:
         """`(use "git add <file>..." …)` under a file section or the upstream line is dropped;
         under an operation in progress its commands are kept, as one `next:` line."""
         if self.section is not None or self.last_kind != "progress":
+            self.advice_dropped += 1
             return []
         advice = line[3:-1]
+        restated = False
         if advice.startswith("fix conflicts"):
-            self.fix_first = True
+            self.fix_first = restated = True
         for command in _quoted_commands(advice):
-            if command not in self.hints and "--edit-todo" not in command:
-                self.hints.append(command)
+            if "--edit-todo" not in command:
+                restated = True
+                if command not in self.hints:
+                    self.hints.append(command)
+        if not restated:
+            self.advice_dropped += 1
         return []
 
     @staticmethod
@@ -200,9 +214,21 @@ class StatusCompactor:
             return f"{code} {path}" if code else f"{state}: {path}"
         return text
 
+    def markers(self) -> list[str]:
+        """The counts of what was left out so far (then reset)."""
+        out = []
+        for count, kind in ((self.todo_headers, "rebase todo header"),
+                            (self.advice_dropped, "advice line")):
+            if count:
+                out.append(omitted(count, kind if count == 1 else kind + "s"))
+        if out:
+            self.dropped = True
+        self.todo_headers = self.advice_dropped = 0
+        return out
+
     def finish(self) -> list[str]:
         self.pending_tracking = False
-        return self._flush()
+        return self._flush() + self.markers()
 
 
 class GitStatus(Filter):

@@ -3,13 +3,14 @@
 Keeps: `# example.com/m/pkg` headers and every `file.go:12:3: message` line (with the
 `have (…)` / `want (…)` detail lines), `too many errors`, `go: …` errors (missing modules,
 bad flags), anything unrecognised.
-Drops: the package list `go build -v` / `go install -v` prints (counted: `built 20 packages`),
-`go: downloading` / `go: finding` progress.
+Drops, and counts in a marker at the end: the package list `go build -v` / `go install -v`
+prints (`... (20 built packages omitted)`), `go: downloading` / `go: finding` progress
+(`... (3 go: downloading lines omitted)`).
 Passes everything through for `-json`, `-n`, `-x` (the user asked to see the commands), `-h`.
 Injects nothing. Tested with go1.19.8 (Debian bookworm's golang-go); the formats are the same
 through go1.23.
 """
-from cc_filter.lines import TrimmedLineFilter
+from cc_filter.lines import TrimmedLineFilter, omitted
 
 
 def _package_path(stripped: str) -> bool:
@@ -29,9 +30,12 @@ class GoBuild(TrimmedLineFilter):
         self.passthrough = any(a in ("-json", "-n", "-x", "-h", "-help") for a in argv)
         self.verbose = "-v" in argv
         self.packages = 0
+        self.progress: dict[str, int] = {}  # `go: downloading` … → lines dropped
 
     def feed_trimmed(self, line: str, stripped: str):
         if line.startswith(("go: downloading", "go: finding", "go: extracting")):
+            kind = " ".join(line.split(" ", 2)[:2])
+            self.progress[kind] = self.progress.get(kind, 0) + 1
             return
         if self.verbose and _package_path(stripped):
             self.packages += 1
@@ -39,6 +43,8 @@ class GoBuild(TrimmedLineFilter):
         yield line
 
     def finish(self, exit_code: int):
+        for kind, count in self.progress.items():
+            yield omitted(count, f"{kind} lines")
         if self.packages:
-            yield f"built {self.packages} package{'s' if self.packages != 1 else ''}" + (
-                "" if exit_code == 0 else " before the failure")
+            yield omitted(self.packages, "built packages" if exit_code == 0
+                          else "packages built before the failure")

@@ -7,7 +7,7 @@ code as `example.com/m/pkg.TestX (x_test.go:9)` (stdlib / runtime / testing fram
 headers, argument words, `+0x1f` offsets and the repeated `panic: … [recovered]` line dropped),
 compiler and vet errors of test builds (`# pkg` plus `file.go:3:2: message`), `FAIL pkg 0.01s`
 and `FAIL pkg [build failed]` lines verbatim, `ok` lines carrying a coverage figure, `--- SKIP`
-lines (capped), and a closing count of the rest: `ok: 18 packages (3 cached); no test files: 1`.
+lines (capped), the `ok pkg 0.01s` lines of a run of at most 3 packages (verbatim, at the end).
 
 A failing test's log is capped (`TestLog`), never just cut at the top: its first lines, every
 line that reads like a failure (`want`, `got`, `expected`, `error`, `fail`, `mismatch` …, up
@@ -15,15 +15,24 @@ to a bound), and its last lines (a `t.Fatalf` comes last) stay, in their order; 
 (`x_test.go:45:`) that repeats is shown a few times. Each gap is one counted marker:
 `... (470 log lines of TestAdd omitted)`. Memory per test stays bounded.
 
-Drops: `=== RUN / PAUSE / CONT / NAME`, `--- PASS` lines and passing tests' logs (counted in
-the closing line), the bare `PASS` / `FAIL` / `ok pkg 0.01s` / `? pkg [no test files]` lines
-(counted), `go: downloading`.
+Drops, each kind counted in a marker at the end: `=== RUN / PAUSE / CONT / NAME` lines (one
+marker naming the words seen: `... (381 === RUN lines omitted)`; the `=== RUN` line of a test
+whose `--- FAIL` / `--- SKIP` line is shown is restated by it, not counted), `--- PASS`
+lines (`passing tests`) and passing tests' logs, the `ok pkg 0.01s` lines of more than 3
+packages (`ok package lines`, `cached ok package lines`: the names would cost what the lines
+do; on a passing run one line above the counts says the verdict, `ok: 19 packages, 171 tests
+passed`), `? pkg [no test files]` lines, the bare `PASS` lines (a bare `FAIL` is restated by the
+`FAIL pkg` line), `go: downloading`, skipped tests past the cap, a panic's runtime stack
+(goroutine headers, standard library frames, the repeated `panic:` line). A project frame's
+two lines become one (restated, not counted).
 `-json`: each event's `Output` text goes through the same rules (the answer is text, like the
-plain run's); lines that are not JSON (build errors on stderr) too. `-list` and `-h` pass
+plain run's); lines that are not JSON (build errors on stderr) too; events without output are
+counted (`JSON events without output`). `-list` and `-h` pass
 through. Injects nothing.
 Tested with go1.19.8 (Debian bookworm's golang-go): plain, -v, -json, panics, build and vet
 failures; the text format is unchanged through go1.23 (go1.20+ adds `=== NAME` lines, handled).
 """
+from cc_filter.filters._tally import Tally
 from cc_filter.lines import TrimmedLineFilter, omitted
 
 _LOG_HEAD = 12
@@ -35,6 +44,7 @@ _FAILURE_WORDS = ("want", "got", "expect", "error", "fail", "mismatch", "unexpec
 _SKIP_LIMIT = 10
 _OK_NAMES = 3  # passing packages named in the closing line (more: only counted)
 _FRAME_LIMIT = 10
+_STACK = "runtime stack lines"
 
 
 _STDLIB_FUNCS = ("runtime.", "testing.", "panic(", "reflect.", "sync.", "os.", "syscall.",
@@ -135,13 +145,13 @@ class GoTest(TrimmedLineFilter):
         self.logs: dict[str, TestLog] = {}
         self.after: TestLog | None = None  # plain mode: the log printed under a --- FAIL line
         self.after_indent = ""
-        self.passed = 0
-        self.ok_names: list[str] = []
+        self.ok_lines: list[str] = []  # the first `ok pkg 0.01s` lines (shown when few)
         self.ok = 0
         self.cached = 0
-        self.no_tests = 0
         self.skips = 0
-        self.skips_dropped = 0
+        self.markers: dict[str, int] = {}  # `=== RUN` / `=== CONT` … → lines dropped
+        self.runs: dict[str, int] = {}  # test → its `=== RUN` lines, until its result
+        self.tally = Tally()
         self.in_panic = False
         self.frames = 0
         self.frame_func: str | None = None
@@ -163,6 +173,7 @@ class GoTest(TrimmedLineFilter):
             return super().feed(line)
         text = event.get("Output")
         if event.get("Action") != "output" or not isinstance(text, str):
+            self.tally.add("JSON events without output")
             return ()
         out = []
         for part in text.rstrip("\n").split("\n"):
@@ -185,6 +196,10 @@ class GoTest(TrimmedLineFilter):
             word, _, rest = line[4:].partition(" ")
             if word in ("RUN", "CONT", "NAME"):
                 self.current = rest.strip()
+            if word == "RUN":  # counted once the test passes (a shown result names it)
+                self.runs[self.current] = self.runs.get(self.current, 0) + 1
+            else:
+                self.markers[word] = self.markers.get(word, 0) + 1
             return
         if stripped.startswith("--- "):
             yield from self._result(line, stripped)
@@ -196,14 +211,20 @@ class GoTest(TrimmedLineFilter):
             yield line
             return
         if line.startswith("ok  \t") or line.startswith("ok \t"):
-            self._count_ok(line)
             if "coverage:" in line:
                 yield line
+            else:
+                self._count_ok(line)
             return
         if line.startswith("?   \t"):
-            self.no_tests += 1
+            self.tally.add("no test files lines")
             return
-        if stripped in ("PASS", "FAIL") or line.startswith(("go: downloading", "go: finding")):
+        if stripped in ("PASS", "FAIL"):
+            if stripped == "PASS":  # a bare `FAIL` is restated by the `FAIL pkg` line
+                self.tally.add("PASS lines")
+            return
+        if line.startswith(("go: downloading", "go: finding")):
+            self.tally.add("go: downloading lines")
             return
         if line.startswith(("FAIL\t", "FAIL ")):
             yield from self._flush_logs()
@@ -220,8 +241,8 @@ class GoTest(TrimmedLineFilter):
 
     def _count_ok(self, line: str) -> None:
         self.ok += 1
-        if len(self.ok_names) < _OK_NAMES:
-            self.ok_names.append(line.split("\t")[1].strip() if "\t" in line else "")
+        if len(self.ok_lines) < _OK_NAMES:
+            self.ok_lines.append(line)
         if "(cached)" in line:
             self.cached += 1
 
@@ -229,12 +250,19 @@ class GoTest(TrimmedLineFilter):
         word, _, rest = stripped[4:].partition(": ")
         name = rest.rsplit(" (", 1)[0]
         log = self.logs.pop(name, None)
+        runs = self.runs.pop(name, 0)
+        if word == "PASS" or word == "SKIP" and self.skips >= _SKIP_LIMIT:
+            self._count_runs(runs)
         if word == "PASS":
-            self.passed += 1
+            self.tally.add("passing tests")
+            if log is not None:
+                self.tally.add("log lines of passing tests", log.total)
             return
         if word == "SKIP":
             if self.skips >= _SKIP_LIMIT:
-                self.skips_dropped += 1
+                self.tally.add("more skipped tests")
+                if log is not None:
+                    self.tally.add("log lines of skipped tests", log.total)
                 return
             self.skips += 1
         yield line
@@ -243,6 +271,11 @@ class GoTest(TrimmedLineFilter):
         # plain mode prints the log after this line: it is collected until the next one
         self.after = TestLog(name)
         self.after_indent = line[:len(line) - len(line.lstrip())] + "    "
+
+    def _count_runs(self, count: int) -> None:
+        if count:  # `=== RUN` first in the marker
+            runs = self.markers.pop("RUN", 0) + count
+            self.markers = {"RUN": runs, **self.markers}
 
     def _end_after(self):
         after, self.after = self.after, None
@@ -265,13 +298,18 @@ class GoTest(TrimmedLineFilter):
                 # `pkg/path.Func (file_test.go:9)`: the function names the package, the file is
                 # named as go test's own log lines name it
                 yield f"  {func.split('(', 1)[0]} ({location.rsplit('/', 1)[-1]})"
+            else:
+                self.tally.add(_STACK, 2)
             return
         if line.startswith("\t"):
             # `\tpanic: X` repeats the `panic: X [recovered]` line above it
             if stripped != self.panic_text:
                 yield line
+            else:
+                self.tally.add(_STACK)
             return
         if stripped.startswith("goroutine ") and stripped.endswith(":"):
+            self.tally.add(_STACK)
             return
         if stripped.startswith("[signal ") or stripped.startswith("panic: "):
             yield line
@@ -280,17 +318,31 @@ class GoTest(TrimmedLineFilter):
 
     def finish(self, exit_code: int):
         yield from self._flush_logs()
-        if self.skips_dropped:
-            yield f"… ({self.skips_dropped} more skipped tests)"
-        parts = []
-        if self.passed:
-            parts.append(f"{self.passed} test{'s' if self.passed != 1 else ''} passed")
-        if self.ok:
-            names = ", ".join(n for n in self.ok_names if n) if self.ok <= _OK_NAMES else ""
-            parts.append(f"ok: {self.ok} package{'s' if self.ok != 1 else ''}"
-                         + (f" ({self.cached} cached)" if self.cached else "")
-                         + (f": {names}" if names else ""))
-        if self.no_tests:
-            parts.append(f"no test files: {self.no_tests}")
-        if parts:
-            yield "; ".join(parts)
+        if self.frame_func is not None:  # a frame's function line without its location
+            self.tally.add(_STACK)
+        self._count_runs(sum(self.runs.values()))  # tests without a result line
+        if self.ok <= _OK_NAMES:
+            yield from self.ok_lines
+        if self.markers:
+            yield omitted(sum(self.markers.values()),
+                          "/".join(f"=== {word}" for word in self.markers) + " lines")
+        passed, logs = self.tally["passing tests"], self.tally["log lines of passing tests"]
+        if self.ok > _OK_NAMES and exit_code == 0:
+            # a passing run's verdict in words, above the counts (`ok: 19 packages (2 cached), 171 tests
+            # passed`): the markers say what was left out, this line what it said
+            yield (f"ok: {self.ok} package{'s' if self.ok != 1 else ''}"
+                   + (f" ({self.cached} cached)" if self.cached else "")
+                   + (f", {passed} test{'s' if passed != 1 else ''} passed" if passed else ""))
+        if self.ok > _OK_NAMES:
+            self.tally.add("ok package lines", self.ok - self.cached)
+            self.tally.add("cached ok package lines", self.cached)
+        counts = self.tally.counts
+        # passing tests first: the count an agent looks for
+        for kind in ("passing tests", "log lines of passing tests"):
+            counts.pop(kind, None)
+        if logs:
+            counts = {"log lines of passing tests": logs, **counts}
+        if passed:
+            counts = {"passing tests": passed, **counts}
+        self.tally.counts = counts
+        yield from self.tally.markers()

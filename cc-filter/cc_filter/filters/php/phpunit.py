@@ -9,10 +9,13 @@ before it (a data provider's rows) in one line, its location only when it differ
 A short failure (a message, a few changed lines) is one line too. An array diff pairs its entries: `0..6 => 51 → 52` (keys 0 to 6 were 51
 and are 52). Dropped: `There were 6
 failures:` (the totals say it), the banner, the progress line, `Time: … Memory: …`, blank lines, the
-diff's `--- Expected` / `+++ Actual` / `@@ @@` headers and unchanged context lines."""
+diff's `--- Expected` / `+++ Actual` / `@@ @@` headers and unchanged context lines; counted
+after the totals: `... (3 header/progress lines omitted)` (banner, progress, `Time:`,
+`Runtime:`, `Configuration:`, `There were N failures:`). A failed run is teed by the runner
+anyway, so the diff lines cut inside a failure are not counted one by one."""
 from cc_filter.filter import Filter
 from cc_filter.filters._paths import common_parent
-from cc_filter.lines import LazyPattern, strip_ansi
+from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
 _HEADER = LazyPattern(r"^\d+\) \S")
 _DROP = LazyPattern(r"^(There (was|were) \d+ (failures?|errors?|warnings?|risky tests?):$|"
@@ -31,10 +34,14 @@ class Phpunit(Filter):
         super().__init__(argv)
         self.block: list[str] | None = None
         self.failures: list[list[str]] = []
+        self.noise = 0  # banner, progress, timing, `There were N failures:` lines dropped
 
     def feed(self, line):
         line = strip_ansi(line).rstrip()
-        if not line.strip() or _DROP.match(line):
+        if not line.strip():
+            return
+        if _DROP.match(line):
+            self.noise += 1
             return
         if _HEADER.match(line):
             self._close()
@@ -47,7 +54,6 @@ class Phpunit(Filter):
                 return
         if self.block is not None:
             if line in _DIFF_HEADER or (line.startswith(" ") and self._in_diff()):
-                self.dropped = True
                 return
             self.block.append(line)
             return
@@ -101,6 +107,8 @@ class Phpunit(Filter):
     def finish(self, exit_code):
         self._close()
         yield from self._report()
+        if self.noise:
+            yield omitted(self.noise, "header/progress line" + "s" * (self.noise > 1))
 
 
 _ENTRY = LazyPattern(r"^[-+]\s*(\S+) => (.*)$")

@@ -6,13 +6,15 @@ when given a directory), emoji banners (`Oh no! 💥 💔 💥`, `All done! ✨ 
 directory (paths under the working directory relative to it), keeps `error: cannot format …`
 lines with black's own context lines, any diff (`--diff`, timestamps of its `---`/`+++`
 lines dropped), and the closing count line (`22 files would be reformatted, 6 files would be
-left unchanged.`). Dropped: banners, blank lines, the verbose per-file chatter.
+left unchanged.`). Dropped: banners, blank lines, the verbose per-file chatter; each counted at
+the end (`... (1 banner line omitted)`, `... (4 verbose lines omitted)`, `... (2 diff-header
+timestamps truncated)`; blank lines are not counted), so the runner tees the raw output.
 
 Nothing is injected. Tested with black 26.10 (the same lines since black 22).
 """
 from cc_filter.filter import Filter
 from cc_filter.filters._paths import paths_by_directory
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi, truncated
 
 _BANNERS = ("All done! ", "Oh no! ")
 _VERBOSE = ("Identified `", "Found input source directory", "Sources to be formatted",
@@ -34,6 +36,9 @@ class Black(Filter):
         self.done: list[str] = []
         self.summary: list[str] = []
         self.in_diff = False  # a context line of a diff may be a lone space: it stays
+        self.banners = 0      # `All done! ✨ 🍰 ✨`, `Oh no! 💥 💔 💥` dropped
+        self.verbose = 0      # `-v` chatter dropped
+        self.stamps = 0       # diff headers whose timestamp was cut
 
     def feed(self, line: str):
         line = strip_ansi(line)
@@ -43,15 +48,20 @@ class Black(Filter):
         if line.startswith("reformatted "):
             self.done.append(line[12:])
             return ()
-        blank = not line or (line.isspace() and not self.in_diff)
-        if blank or line.startswith(_BANNERS) or line.startswith(_VERBOSE) \
-                or line.endswith(_VERBOSE_ENDINGS):
+        if not line or (line.isspace() and not self.in_diff):
+            return ()
+        if line.startswith(_BANNERS):
+            self.banners += 1
+            return ()
+        if line.startswith(_VERBOSE) or line.endswith(_VERBOSE_ENDINGS):
+            self.verbose += 1
             return ()
         if line[:1].isdigit() and any(w in line for w in _COUNT_WORDS):
             self.summary.append(line)
             return ()
         if line.startswith(("--- ", "+++ ")) and "\t" in line:
             self.in_diff = True
+            self.stamps += 1
             return (line.split("\t", 1)[0],)  # diff header: the file, without its timestamp
         return (line,)
 
@@ -61,4 +71,11 @@ class Black(Filter):
             if paths:
                 out.append(f"{label} ({len(paths)}):")
                 out.extend(paths_by_directory(paths))
-        return out + self.summary
+        out += self.summary
+        if self.verbose:
+            out.append(omitted(self.verbose, "verbose lines"))
+        if self.stamps:
+            out.append(truncated(self.stamps, "diff-header timestamps"))
+        if self.banners:
+            out.append(omitted(self.banners, "banner line" if self.banners == 1 else "banner lines"))
+        return out

@@ -5,11 +5,13 @@ Kept: every field with a value (`Name`, `Version`, `Summary`, `Location`, `Requi
 between packages, `WARNING: Package(s) not found: …`. Dropped: empty fields
 (`Required-by: ` with nothing after it). With `-f`, the file list is grouped by directory
 (`dateutil/parser/*.py: __init__ _parser isoparser`) and the compiled `__pycache__/*.pyc`
-files are counted, not listed. Nothing is injected. Tested with pip 23.2 and 26.3.
+files are counted, not listed (`  ... (18 compiled __pycache__ files omitted)`). The dropped
+fields are counted at the end: `... (3 empty/author-email/home-page fields omitted)`.
+Nothing is injected. Tested with pip 23.2 and 26.3.
 """
 from cc_filter.filter import Filter
 from cc_filter.filters._paths import paths_by_directory
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _DROPPED_FIELDS = ("Author-email:", "Home-page:", "Metadata-Version:")
 
@@ -23,13 +25,14 @@ class PipShow(Filter):
         super().__init__(argv)
         self.files: list[str] | None = None
         self.compiled = 0
+        self.fields = 0  # empty / Author-email / Home-page / Metadata-Version fields dropped
 
     def _end_files(self) -> list[str]:
         if self.files is None:
             return []
         out = ["Files:"] + paths_by_directory(self.files)
         if self.compiled:
-            out.append(f"  (+{self.compiled} compiled __pycache__ files)")
+            out.append("  " + omitted(self.compiled, "compiled __pycache__ files"))
         self.files, self.compiled = None, 0
         return out
 
@@ -52,9 +55,13 @@ class PipShow(Filter):
         field, sep, value = text.partition(":")
         if sep and " " not in field and not text.startswith(" "):
             if not value.strip() or text.startswith(_DROPPED_FIELDS):
+                self.fields += 1
                 return out
         out.append(text)
         return out
 
     def finish(self, exit_code: int):
-        return self._end_files()
+        out = self._end_files()
+        if self.fields:
+            out.append(omitted(self.fields, "empty/author-email/home-page fields"))
+        return out

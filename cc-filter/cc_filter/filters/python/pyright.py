@@ -5,7 +5,9 @@ lines that continue it, the `N errors, N warnings, N informations` summary verba
 unrecognised lines (configuration errors).
 Drops: the per-file header lines (every diagnostic repeats its file), `--verbose` setup output
 (search paths, auto-excludes, "Could not import … in file …typeshed…", timing), "No
-configuration file found.", blank lines. Paths are shown relative to the project root: the
+configuration file found.", blank lines; the setup lines are counted at the end (`... (26
+setup lines omitted)`; a file header is not: each diagnostic under it names the file).
+Paths are shown relative to the project root: the
 part of the absolute path before a relative path argument (`pyright src` → `src/a.py:3:5`),
 else the current directory. Passes everything through for `--outputjson` / `--version` / `--help`.
 Injects nothing. Tested with pyright 1.1.414 (the PyPI wrapper, running Node 20); basedpyright
@@ -13,7 +15,7 @@ prints the same layout.
 """
 import os
 
-from cc_filter.lines import LazyPattern, TrimmedLineFilter
+from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _SETUP_PREFIXES = (
     "No configuration file found", "Loading configuration file", "Loading pyproject.toml",
@@ -42,6 +44,7 @@ class Pyright(TrimmedLineFilter):
         self.targets = [a.strip("/").removeprefix("./") for a in argv[1:]
                         if not a.startswith(("-", "/")) and a not in (".", "./")]
         self.root = ""
+        self.setup = 0    # --verbose setup output, "No configuration file found." dropped
         if not self.targets:
             try:
                 self.root = os.getcwd().rstrip("/") + "/"
@@ -78,7 +81,13 @@ class Pyright(TrimmedLineFilter):
             yield stripped
             return
         if line.startswith(" ") or stripped.startswith(_SETUP_PREFIXES):
+            self.setup += 1
             return
         if stripped.startswith("/") and " " not in stripped:
             return  # the header naming the file the next diagnostics belong to
         yield self._rel(line)
+
+    def finish(self, exit_code: int):
+        if self.passthrough:
+            return ()
+        return (omitted(self.setup, "setup line" + "s" * (self.setup > 1)),) if self.setup else ()

@@ -16,6 +16,13 @@ Drops: the session header, progress dots and percentages, PASSED lines (unless a
 the source context of long tracebacks (but under -vv), `_ _ _` separators, frame argument dumps (`self = …`), frames inside
 site-packages / the standard library / `<frozen …>`, pytest's hints (`Use -v to get more
 diff`, `Omitting 1 identical items`) and `where x = <… object at 0x…>` reprs, blank lines.
+The drops outside the failure sections are counted after the summary line: `... (31 passing
+tests omitted)` (the PASSED lines of -v, or of -rA's summary when not asked for), `... (8
+header/progress lines omitted)` (session header, `collected N items`, progress dots and
+section banners), `... (2 warning source lines omitted)`, `... (5 pass/xfail report lines
+omitted)` (PASSES / XPASSES / XFAILURES sections); the caps say `... (N more … omitted)`.
+A failed run is teed by the runner anyway, so the lines cut inside a failure's traceback
+(library frames, source context, pytest's hints) are not counted one by one.
 Paths under the session's `rootdir` (from the header, or inferred from a warning location
 under -q) are shown relative to it.
 Passes everything through (ANSI stripped) for listings the user asked for: --collect-only,
@@ -24,7 +31,7 @@ Injects nothing. Tested with pytest 9.2.0 on Python 3.11 (default, -q, -v, -x, -
 --tb=short, --color=yes); the format has been stable since pytest 6.
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _LISTING_FLAGS = frozenset((
     "--collect-only", "--co", "--fixtures", "--funcargs", "--fixtures-per-test", "--markers",
@@ -195,6 +202,10 @@ class Pytest(Filter):
         self.warnings: list[str] = []
         self.warnings_dropped = 0
         self.warning_nodeid = ""
+        self.passing = 0       # PASSED lines dropped
+        self.noise = 0         # session header, progress dots, section banners dropped
+        self.warning_source = 0  # the source line under a warning, `-- Docs:` dropped
+        self.reports = 0       # PASSES / XPASSES / XFAILURES section lines dropped
 
     def _rel(self, line: str) -> str:
         if self.rootdir and self.rootdir in line:
@@ -220,7 +231,7 @@ class Pytest(Filter):
                 yield self._rel(line)
             self.warnings = []
         if self.warnings_dropped:
-            yield f"… ({self.warnings_dropped} more warning lines omitted)"
+            yield omitted(self.warnings_dropped, "more warning lines")
             self.warnings_dropped = 0
 
     # -- protocol ------------------------------------------------------------------------
@@ -244,6 +255,7 @@ class Pytest(Filter):
                 yield title
                 self.state = "done"
                 return
+            self.noise += 1  # a section banner: what follows it is kept or counted
             self.state = {
                 "test session starts": "header",
                 "FAILURES": "failures",
@@ -261,8 +273,13 @@ class Pytest(Filter):
         if state == "header":
             if line.startswith("rootdir: "):
                 self.rootdir = line[len("rootdir: "):].split(",")[0].strip() + "/"
-            elif not stripped:
+            if not stripped:
                 self.state = "progress"
+            else:
+                self.noise += 1
+        elif state == "drop":
+            if stripped:
+                self.reports += 1
         elif state in ("progress", "done"):
             yield from self._progress(line, stripped)
         elif state == "failures":
@@ -281,9 +298,17 @@ class Pytest(Filter):
             if nodeid not in self.summarised:
                 yield line
         if self.verbose_dropped:
-            yield f"… ({self.verbose_dropped} more skipped/xfail lines omitted)"
+            yield omitted(self.verbose_dropped, "more skipped/xfail lines")
         if self.other_dropped:
-            yield f"… ({self.other_dropped} more output lines omitted)"
+            yield omitted(self.other_dropped, "more output lines")
+        if self.passing:
+            yield omitted(self.passing, "passing test" if self.passing == 1 else "passing tests")
+        if self.noise:
+            yield omitted(self.noise, "header/progress line" + "s" * (self.noise > 1))
+        if self.warning_source:
+            yield omitted(self.warning_source, "warning source line" + "s" * (self.warning_source > 1))
+        if self.reports:
+            yield omitted(self.reports, "pass/xfail report line" + "s" * (self.reports > 1))
 
     # -- states --------------------------------------------------------------------------
     def _other(self, line: str):
@@ -304,6 +329,7 @@ class Pytest(Filter):
             yield stripped
             return
         if stripped.startswith(("collecting ", "collected ")):
+            self.noise += 1
             return
         xdist = rx.xdist_verbose.match(stripped)
         verbose = None if xdist else rx.verbose.match(stripped)
@@ -311,6 +337,7 @@ class Pytest(Filter):
             outcome, nodeid = (xdist.group(1), xdist.group(2)) if xdist else (
                 verbose.group(2), verbose.group(1))
             if outcome == "PASSED":
+                self.passing += 1
                 return
             if outcome in ("FAILED", "ERROR"):
                 self.pending_fail.append((nodeid, f"{outcome} {self._rel(nodeid)}"))
@@ -322,6 +349,7 @@ class Pytest(Filter):
                 self.verbose_dropped += 1
             return
         if rx.progress.match(stripped):
+            self.noise += 1
             return
         yield from self._other(line)
 
@@ -450,14 +478,15 @@ class Pytest(Filter):
         self.last_lines = block.lines
         yield from block.lines
         if block.dropped:
-            yield f"… ({block.dropped} more lines of this failure omitted)"
+            yield omitted(block.dropped, "more lines of this failure")
 
     def _warning_line(self, line: str, stripped: str):
         """Warnings are held back and shown after the failures, before the summary line."""
-        if not stripped or stripped.startswith("-- Docs:"):
+        if not stripped:
             return
-        if line.startswith("    "):
-            return  # the source line that raised the warning
+        if line.startswith("    ") or stripped.startswith("-- Docs:"):
+            self.warning_source += 1  # the source line that raised the warning, the docs link
+            return
         if not line.startswith(" "):
             self.warning_nodeid = stripped.split("::", 1)[0]
         elif not self.rootdir and stripped.startswith("/") and self.warning_nodeid:
@@ -485,7 +514,10 @@ class Pytest(Filter):
             self.passed.setdefault(self._rel(path), []).append(name if sep else "")
             self.passed_count += 1
             return
-        if not stripped or stripped.startswith("PASSED "):
+        if stripped.startswith("PASSED "):
+            self.passing += 1
+            return
+        if not stripped:
             return
         if _patterns().summary.match(stripped):  # -q: the closing line has no `=` banner
             yield from self._held_back()

@@ -10,11 +10,15 @@ call last):`, frames inside the standard library, caret lines, difflib's `?   ++
 markers and assertSequenceEqual's prose before its diff (`First extra element 1:` …, the
 diff below it shows the same), blank lines. Paths under the
 project root (inferred from the failing test's module) are shown relative to it.
+The drops outside the failure blocks are counted at the end: `... (24 passing tests omitted)`
+(the `… ok` lines of -v), `... (2 progress/ruler lines omitted)` (dots lines and rulers); the
+caps say `... (N more … omitted)`. A failed run is teed by the runner anyway, so the lines cut
+inside a traceback (library frames, carets, `Traceback …`) are not counted one by one.
 Injects nothing. Tested with Python 3.11.7's unittest (plain and -v; the module-import error
 case included); the layout is unchanged from 3.8 to 3.13.
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _VERBOSE_KEPT_LIMIT = 20
 _BLOCK_LIMIT = 60
@@ -59,11 +63,13 @@ class Unittest(Filter):
         self.root = ""
         self.notable = 0
         self.notable_dropped = 0
+        self.passing = 0  # `… ok` lines dropped
+        self.noise = 0    # progress dots lines and rulers dropped
 
     def _end_block(self):
         yield from self._flush_frame()
         if self.block_dropped:
-            yield f"… ({self.block_dropped} more lines of this failure omitted)"
+            yield omitted(self.block_dropped, "more lines of this failure")
         self.in_block = False
         self.block_lines = self.block_dropped = 0
 
@@ -73,10 +79,12 @@ class Unittest(Filter):
         if stripped and set(stripped) == {"="} and len(stripped) >= 20:
             yield from self._end_block()
             self.in_block = True
+            self.noise += 1
             return
         if stripped and set(stripped) == {"-"} and len(stripped) >= 20:
             if not self.in_block or self.block_lines > 1:
                 yield from self._end_block()  # the ruler before `Ran N tests`
+            self.noise += 1
             return
         if not stripped:
             return
@@ -87,7 +95,11 @@ class Unittest(Filter):
                 ("OK (", "FAILED (")):
             yield line
             return
+        if line.endswith(" ... ok"):
+            self.passing += 1
+            return
         if line.endswith(_RESULTS) or _progress_only(stripped):
+            self.noise += 1
             return
         if any(word in line for word in _NOTABLE):
             if self.notable < _VERBOSE_KEPT_LIMIT:
@@ -170,4 +182,8 @@ class Unittest(Filter):
     def finish(self, exit_code: int):
         yield from self._end_block()
         if self.notable_dropped:
-            yield f"… ({self.notable_dropped} more skipped / expected-failure lines omitted)"
+            yield omitted(self.notable_dropped, "more skipped / expected-failure lines")
+        if self.passing:
+            yield omitted(self.passing, "passing test" + "s" * (self.passing > 1))
+        if self.noise:
+            yield omitted(self.noise, "progress/ruler line" + "s" * (self.noise > 1))

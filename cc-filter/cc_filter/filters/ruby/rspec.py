@@ -7,8 +7,11 @@ list becomes one runnable line in RSpec's own forms for several places of a file
 `rspec ./spec/x_spec.rb:12:22 ./spec/x_spec.rb[1:6:1,1:6:2]` (each description was said
 above). Dropped: the
 progress dots, blank lines, `(compared using ==)`, `Finished in …`, the `in 'block (2 levels)
-in <top (required)>'` of a frame, frames of gems and Ruby itself (counted). Anything outside
-the failure report (load errors, other formatters' output) passes through."""
+in <top (required)>'` of a frame, frames of gems and Ruby itself (counted), the code line and
+carets error_highlight prints under an exception when the `Failure/Error:` line shows the same
+code (a failed run is teed by the runner: these cuts inside a failure are not counted). The progress
+lines and `Finished in …` are counted at the end (`... (2 progress/timing lines omitted)`).
+Anything outside the failure report (load errors, other formatters' output) passes through."""
 from cc_filter.filter import Filter
 from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
@@ -16,8 +19,8 @@ _PROGRESS = LazyPattern(r"^[.F*E]+$")
 _HEADER = LazyPattern(r"^\s+\d+\) \S")
 _FRAME = LazyPattern(r"^(\s+# (\S+?:\d+))(:in .*)?$")
 _RERUN = LazyPattern(r"^(rspec \S+) # ")
-_DROP = LazyPattern(r"^\s*(\(compared using [^)]*\)|Finished in [\d.]+ seconds.*|Failures:|"
-                    r"Failed examples:)$")
+_DROP = LazyPattern(r"^\s*(\(compared using [^)]*\)|Failures:|Failed examples:)$")
+_FINISHED = LazyPattern(r"^\s*Finished in [\d.]+ seconds.*$")
 
 
 class Rspec(Filter):
@@ -31,10 +34,14 @@ class Rspec(Filter):
         self.previous_signature = None
         self.frames_dropped = 0
         self.rerun: list[str] = []
+        self.progress = 0  # progress dots and `Finished in …` lines dropped
 
     def feed(self, line):
         line = strip_ansi(line).rstrip()
-        if not line.strip() or _PROGRESS.match(line) or _DROP.match(line):
+        if not line.strip() or _DROP.match(line):
+            return
+        if _PROGRESS.match(line) or _FINISHED.match(line):
+            self.progress += 1
             return
         if _HEADER.match(line):
             yield from self._close()
@@ -65,7 +72,7 @@ class Rspec(Filter):
         if block is None:
             yield from self._frames()
             return
-        header, body = block[0], block[1:]
+        header, body = _without_repeated_code(block[0], block[1:])
         fixed = tuple(x for x in body if x.lstrip().startswith(("Failure/Error:", "# ")))
         varying = [x.strip() for x in body if x.lstrip() and x not in fixed]
         if fixed and fixed == self.previous_signature and len(varying) <= 4:
@@ -85,6 +92,8 @@ class Rspec(Filter):
         yield from self._close()
         if self.rerun:
             yield "rspec " + " ".join(_merged(self.rerun))
+        if self.progress:
+            yield omitted(self.progress, "progress/timing line" + "s" * (self.progress > 1))
 
 
 def _merged(locations: list[str]) -> list[str]:
@@ -116,6 +125,19 @@ def _merged(locations: list[str]) -> list[str]:
         else:
             out.append(path)
     return out
+
+
+def _without_repeated_code(header: str, body: list[str]) -> tuple[str, list[str]]:
+    """The body without error_highlight's code line + carets when they repeat the code of the
+    `Failure/Error:` line (Ruby ≥ 3.1: `@items.map(&:nam).uniq` / `      ^^^^`)."""
+    code = next((x.strip()[len("Failure/Error:"):].strip() for x in body
+                 if x.lstrip().startswith("Failure/Error:")), None)
+    if not code:
+        return header, body
+    for i in range(len(body) - 1):
+        if body[i].strip() == code and body[i + 1].strip() and not body[i + 1].strip().strip("^~"):
+            return header, body[:i] + body[i + 2:]
+    return header, body
 
 
 def _compact(body: list[str]) -> list[str]:

@@ -1,10 +1,12 @@
 """RuboCop: every offense's file, line:col, severity, cop and message through the shared lint
 report (a message at several places printed once with all of them, the file named once), then
 RuboCop's own summary; the quoted source lines, carets, `Inspecting N files` and the progress
-line dropped. `--format` other than the default, and `-a`/`-A` reports, pass through."""
+line dropped, and counted at the end (`... (12 source/caret lines omitted)`, `... (3
+progress/heading lines omitted)`). `--format` other than the default, and `-a`/`-A` reports,
+pass through."""
 from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import LazyPattern, strip_ansi
+from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
 _OFFENSE = LazyPattern(r"^(\S+):(\d+):(\d+): ([CWEFR]): (\[Correctable\] |\[Corrected\] )?"
                        r"([\w/]+): (.*)$")
@@ -24,6 +26,8 @@ class Rubocop(Filter):
         self.findings = Findings(default_severity="convention")
         self.in_offense = False
         self.other: list[str] = []
+        self.source = 0    # the quoted source lines and carets under an offense
+        self.progress = 0  # `Inspecting N files`, the progress line, `Offenses:`
 
     def feed(self, line):
         line = strip_ansi(line).rstrip()
@@ -42,9 +46,11 @@ class Rubocop(Filter):
             self.in_offense = False
             return
         if self.in_offense:  # the quoted source line and its carets
+            self.source += 1
             return
         if (line.startswith("Inspecting ") or line == "Offenses:" or
                 set(line) <= set(".CWEFR")):
+            self.progress += 1
             return
         self.other.append(line)
 
@@ -53,3 +59,7 @@ class Rubocop(Filter):
             return
         yield from self.findings.render()
         yield from self.other
+        if self.source:
+            yield omitted(self.source, "source/caret line" + "s" * (self.source > 1))
+        if self.progress:
+            yield omitted(self.progress, "progress/heading line" + "s" * (self.progress > 1))

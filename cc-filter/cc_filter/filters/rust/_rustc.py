@@ -11,17 +11,22 @@ lint name (`[unused_variables]`, `[clippy::needless_return]`) and, indented unde
 "for further information visit" link); cargo's summary lines
 (`could not compile …`, `generated N warnings`, `Finished …`) come last, verbatim (less the
 "(run `cargo fix …` to apply N suggestions)" hint).
-Dropped: `Compiling` / `Checking` / `Fresh` / `Blocking` … progress, source excerpts and
-`^^^` markers, `= note:` / `= help:` lines, "Some errors have detailed explanations" and "For
-more information about this error" hints, duplicate diagnostics (lib and lib-test builds
-report the same warning twice).
+Dropped, and counted in one marker per kind before the summary lines (principle 2):
+`Compiling` / `Checking` / `Fresh` / `Blocking` … progress (one marker naming the verbs seen:
+`... (37 Compiling lines omitted)`, `... (3 Installing/Locking/Compiling lines omitted)`);
+the `-->` lines, source excerpts and `^^^` markers, `= note:` / `= help:` lines, the helps
+not shown, "Some errors have detailed explanations" and "For more information about this
+error" hints and cargo's `(run `cargo fix …`)` tail, all as `excerpt and note lines` (a
+diagnostic's location, label and helps are on its headline); duplicate diagnostics (lib and
+lib-test builds report the same warning twice) as `lines of repeated diagnostics`.
 `machine_format(argv)` tells when the user asked for JSON messages or a listing (passed
 through), and `CargoMessages` is the base of the filters whose whole output is diagnostics plus
 cargo's own lines (cargo-build, cargo-install).
 Imports nothing heavy; `re` is never needed.
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.filters._tally import Tally
+from cc_filter.lines import omitted, strip_ansi
 
 _PROGRESS = ("Compiling ", "Checking ", "Fresh ", "Blocking ", "Updating ", "Downloading ",
              "Downloaded ", "Locking ", "Adding ", "Documenting ", "Packaging ", "Verifying ",
@@ -92,10 +97,14 @@ def _lint(note: str) -> str | None:
 
 
 _HELP_LIMIT = 3  # `help:` suggestions shown under one warning
+DETAIL = "excerpt and note lines"  # one kind for every detail line: each marker costs tokens
+REPEATED = "lines of repeated diagnostics"
+HINTS = DETAIL
 
 
 class _Diagnostic:
-    __slots__ = ("severity", "code", "message", "location", "label", "helps", "lint", "body")
+    __slots__ = ("severity", "code", "message", "location", "label", "helps", "lint", "body",
+                 "lines", "dropped", "plain")
 
     def __init__(self, severity: str, code: str, message: str):
         self.severity = severity
@@ -106,11 +115,26 @@ class _Diagnostic:
         self.helps: list[str] = []
         self.lint: str | None = None
         self.body: list[str] = []  # plain lines of a diagnostic without a location (linker)
+        self.lines = 1  # raw lines read, the header included
+        self.dropped = 0  # raw lines that will not be shown as printed
+        self.plain: dict[str, int] = {}  # help → its top-level `help: …` raw lines
 
-    def add_help(self, text: str) -> None:
+    def add_help(self, text: str, plain: bool = False) -> None:
+        """A suggestion; `plain`: its raw line is a top-level `help: …` (shown as printed when
+        the help is shown), else the raw line is an excerpt or `= help:` line, counted."""
         text = text.strip()
         if text not in self.helps and len(self.helps) < _HELP_LIMIT:
             self.helps.append(text)
+        elif text not in self.helps:
+            self.dropped += plain
+            return
+        if plain:
+            self.plain[text] = self.plain.get(text, 0) + 1
+
+    def _count_helps(self, shown: list[str]) -> None:
+        """Top-level `help:` lines not shown as printed: of a help not shown, or repeated."""
+        for text, n in self.plain.items():
+            self.dropped += n - 1 if text in shown else n
 
     def key(self) -> tuple:
         return (self.severity, self.code, self.message, self.location)
@@ -123,6 +147,7 @@ class _Diagnostic:
             head += f" [{self.lint}]"
         if self.severity == "warning" or (self.lint and not self.code):
             # a lint (or a lint denied by -D warnings): its name and its `help:` suggestions
+            self._count_helps(self.helps[:_HELP_LIMIT])
             return [head] + [f"  {h}" for h in self.helps[:_HELP_LIMIT]]
         lines = [head]
         # One line of elaboration: the primary label (`expected `i64`, found `Option<i64>``)
@@ -130,16 +155,25 @@ class _Diagnostic:
         if self.label and self.label not in self.message and not self.label.startswith(
                 _RESTATING_LABELS):
             lines.append(f"  {self.label}")
+            self._count_helps([])
         elif self.helps:
             lines.append(f"  {self.helps[0]}")
+            self._count_helps(self.helps[:1])
+        else:
+            self._count_helps([])
         lines.extend(f"  {b[:_LINE_LIMIT]}" for b in self.body[:_BODY_LIMIT])
+        self.dropped += max(0, len(self.body) - _BODY_LIMIT) + sum(
+            len(b) > _LINE_LIMIT for b in self.body[:_BODY_LIMIT])
         return lines
 
 
 class RustDiagnostics:
-    """Streaming reader of cargo / rustc human diagnostics (see the module docstring)."""
+    """Streaming reader of cargo / rustc human diagnostics (see the module docstring). The
+    lines it drops are counted in `tally` (the caller's own, when it passes one)."""
 
-    def __init__(self):
+    def __init__(self, tally: Tally | None = None):
+        self.tally = Tally() if tally is None else tally
+        self.progress: dict[str, int] = {}  # verb → its progress lines dropped
         self.current: _Diagnostic | None = None
         self.seen: set[tuple] = set()
         self.warnings: list[_Diagnostic] = []
@@ -161,13 +195,19 @@ class RustDiagnostics:
             if not code and _is_summary(severity, message):
                 # drop cargo's "(run `cargo fix …` to apply N suggestions)" hint, keep the count
                 at = line.find(" (run `cargo ")
-                self.summary.append(line[:at] if at > 0 and line.endswith(")") else line)
+                if at > 0 and line.endswith(")"):
+                    self.summary.append(line[:at])
+                    self.tally.add(HINTS)  # the line, less its `cargo fix` hint
+                else:
+                    self.summary.append(line)
                 self.in_summary_list = line.endswith("failed:")
                 return True
             self.current = _Diagnostic(severity, code, message)
             return True
         if stripped.startswith(_PROGRESS) and line.startswith(" ") and not stripped.startswith(
                 "Finished"):
+            verb = stripped.split(" ", 1)[0]
+            self.progress[verb] = self.progress.get(verb, 0) + 1
             return True
         if stripped.startswith("Finished ") and line.startswith(" "):
             self._close()
@@ -175,6 +215,7 @@ class RustDiagnostics:
             return True
         if line.startswith(_HINTS):
             self._close()
+            self.tally.add(HINTS)
             return True
         current = self.current
         if current is None:
@@ -182,11 +223,14 @@ class RustDiagnostics:
         if not stripped:
             self._close()
             return True
+        current.lines += 1
         if stripped.startswith("--> ") or stripped.startswith("::: "):
             if not current.location and stripped.startswith("--> "):
                 current.location = stripped[4:]
+            current.dropped += 1
             return True
         if stripped.startswith("= "):
+            current.dropped += 1
             note = stripped[2:]
             if current.lint is None and note.startswith("note:"):
                 current.lint = _lint(note)
@@ -196,10 +240,13 @@ class RustDiagnostics:
             return True
         if line.startswith(("help: ", "note: ")):
             if line.startswith("help: "):
-                current.add_help(line)
+                current.add_help(line, plain=True)
+            else:
+                current.dropped += 1
             return True
         if "|" in line and line.split("|", 1)[0].strip().isdigit() or stripped.startswith("|") \
                 or stripped == "...":
+            current.dropped += 1
             if current.label is None:
                 current.label = _label(line)
             if current.severity == "warning":
@@ -211,6 +258,7 @@ class RustDiagnostics:
         if not current.location:
             current.body.append(stripped)
             return True
+        current.dropped += 1
         return True  # anything else inside a diagnostic is part of its excerpt
 
     def _close(self) -> None:
@@ -219,24 +267,37 @@ class RustDiagnostics:
             return
         key = current.key()
         if key in self.seen:
+            self.tally.add(REPEATED, current.lines)
             return
         self.seen.add(key)
         if current.severity == "error":
             self.ready.extend(current.render())
+            self.tally.add(DETAIL, current.dropped)
         else:
             self.warnings.append(current)
+
+    def markers(self) -> list[str]:
+        """The progress marker, then one marker per kind of the tally (both emptied)."""
+        lines = [omitted(sum(self.progress.values()), "/".join(self.progress) + " lines")
+                 ] if self.progress else []
+        self.progress = {}
+        return lines + self.tally.markers()
 
     def drain(self) -> list[str]:
         """Errors completed so far (shown as they happen)."""
         ready, self.ready = self.ready, []
         return ready
 
-    def finish(self) -> list[str]:
-        """Remaining errors, then the warnings, then cargo's summary lines."""
+    def finish(self, markers: bool = True) -> list[str]:
+        """Remaining errors, then the warnings, then (`markers`) one marker per kind of line
+        dropped, then cargo's summary lines."""
         self._close()
         lines = self.drain()
         for warning in self.warnings:
             lines.extend(warning.render())
+            self.tally.add(DETAIL, warning.dropped)
+        if markers:
+            lines.extend(self.markers())
         lines.extend(self.summary)
         self.warnings, self.summary = [], []
         return lines

@@ -4,7 +4,9 @@ Every `error[E…]` keeps its code, message and `path:line:col` on one line, fol
 primary label and `help:` lines; every warning becomes one line with its lint name; cargo's
 `warning: … generated N warnings`, `error: could not compile …` and `Finished …` lines stay
 verbatim. Compile progress (`Compiling foo v0.1.0 (…)`), source excerpts, `^^^` markers,
-`= note:` / `= help:` lines and duplicate diagnostics go (see `_rustc.py`).
+`= note:` / `= help:` lines and duplicate diagnostics go, counted in a marker per kind before
+cargo's summary (`... (19 Compiling lines omitted)`, `... (30 excerpt and note lines
+omitted)`; see `_rustc.py`).
 Passes everything through for `--message-format=json…` and for listings (`--help`, `-V`).
 Injects nothing. Tested with cargo / rustc / clippy 1.95.0 (build, check, clippy, clippy
 `-- -D warnings`, --release, --color=always); the human format has been stable since 1.40.

@@ -12,14 +12,23 @@ lines and quiet-mode dots, the repeated `failures:` name list, empty suites' `te
 0 passed; 0 failed; 0 ignored …`, "note: run with `RUST_BACKTRACE=1`", thread ids, the build's
 `Finished …` line once tests ran. A section whose first line is the test's own panic becomes
 one line: `---- tests::x panicked at src/lib.rs:10:9:`.
+Every dropped line is counted, one marker per kind before cargo's summary lines: `passing
+tests`, `suite header lines` (`Running …`, `Doc-tests …`, `running N tests`), `-q progress
+lines`, `empty suite results`, build progress with the `Finished` line (`... (21
+Compiling/Finished lines omitted)`), `backtrace hints` (`note: run with RUST_BACKTRACE=1`),
+the compile diagnostics' own (`_rustc.py`), ignored tests and output lines past their caps; a failure section's lines past
+its cap are counted where they were cut. Not counted, because restated: passing suites' result
+lines (folded, less their timing), the `failures:` name list and the `test … FAILED` lines of
+tests that have a section, the panic line merged into its section header.
 Passes everything through for `--message-format=json`, `-- --format json|junit|terse` and
 `-- --list`. Injects nothing. `cargo nextest` has its own filter (cargo-nextest). Tested with
 cargo / rustc 1.95.0 (default
 and -q output, workspace runs with --no-fail-fast).
 """
 from cc_filter.filter import Filter
+from cc_filter.filters._tally import Tally
 from cc_filter.filters.rust._rustc import RustDiagnostics, machine_format
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _SECTION_LIMIT = 40
 _IGNORED_LIMIT = 10
@@ -65,7 +74,8 @@ class CargoTest(Filter):
     def __init__(self, argv: list[str]):
         super().__init__(argv)
         self.passthrough = machine_format(argv)
-        self.diagnostics = RustDiagnostics()
+        self.tally = Tally()
+        self.diagnostics = RustDiagnostics(self.tally)
         self.state = "build"
         self.section_lines = 0
         self.section_dropped = 0
@@ -94,7 +104,10 @@ class CargoTest(Filter):
                 if line.startswith("test result: "):
                     self._result(line)
                 return
-            if not stripped or stripped.startswith("note: run with `RUST_BACKTRACE=1`"):
+            if not stripped:
+                return
+            if stripped.startswith("note: run with `RUST_BACKTRACE=1`"):
+                self.tally.add("backtrace hints")
                 return
             if self.pending_header is not None:
                 header, self.pending_header = self.pending_header, None
@@ -138,16 +151,20 @@ class CargoTest(Filter):
                     yield line
                 else:
                     self.ignored_dropped += 1
+            else:
+                self.tally.add("passing tests")
             return
         if line.endswith(" --- FAILED") and " " not in line[:-11]:
             self.failed.append(line[:-11])  # -q: `tests::x --- FAILED`
             return
         if stripped.startswith(("Running ", "Doc-tests ")) or line.startswith(
                 ("running ", "all doctests ran in ")):
+            self.tally.add("suite header lines")
             return
         if stripped and not stripped.strip(".iF") or (
                 stripped[:1] in ".iF" and stripped.split(" ")[-1].count("/") == 1
                 and not stripped.split(" ")[0].strip(".iF")):
+            self.tally.add("-q progress lines")
             return  # -q progress: `........ 12/26`
         if self.diagnostics.feed(line):
             yield from self.diagnostics.drain()
@@ -171,7 +188,7 @@ class CargoTest(Filter):
             yield self.pending_header
             self.pending_header = None
         if self.section_dropped:
-            yield f"… ({self.section_dropped} more lines of this failure omitted)"
+            yield omitted(self.section_dropped, "more lines of this failure")
         self.section_lines = self.section_dropped = 0
 
     def _result(self, line: str) -> None:
@@ -182,11 +199,16 @@ class CargoTest(Filter):
         for name in self.failed:
             if name not in self.sections:
                 yield f"test {name} ... FAILED"
-        if self.ignored_dropped:
-            yield f"… ({self.ignored_dropped} more ignored tests)"
-        yield from _results([r for r in self.results if not _empty_result(r)] or self.results[-1:])
-        for line in self.diagnostics.finish():
-            if not (self.results and line.startswith("Finished ")):
-                yield line
-        if self.other_dropped:
-            yield f"… ({self.other_dropped} more output lines omitted)"
+        self.tally.add("more ignored tests", self.ignored_dropped)
+        shown = [r for r in self.results if not _empty_result(r)] or self.results[-1:]
+        self.tally.add("empty suite results", len(self.results) - len(shown))
+        yield from _results(shown)
+        self.tally.add("more output lines", self.other_dropped)
+        if self.results:  # the build's `Finished …` line, once tests ran
+            summary = self.diagnostics.summary
+            finished = [line for line in summary if line.startswith("Finished ")]
+            if finished:
+                summary[:] = [line for line in summary if not line.startswith("Finished ")]
+                progress = self.diagnostics.progress
+                progress["Finished"] = progress.get("Finished", 0) + len(finished)
+        yield from self.diagnostics.finish()

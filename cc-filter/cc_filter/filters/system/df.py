@@ -2,10 +2,12 @@
 
 Every number of every row stays. With no path operands (a full listing), rows of memory and
 kernel pseudo filesystems (`tmpfs`, `devtmpfs`, `udev`, `shm`, `none`, `cgroup`, `proc`,
-`sysfs`, `efivarfs`, `overlay` on `/run/…`) go, with a count line; when the user names paths,
-every row they asked for stays. Nothing is injected. Tested with GNU df 9.1.
+`sysfs`, `efivarfs`, `overlay` on `/run/…`) go, counted at the end (`... (3 tmpfs/pseudo
+filesystem rows omitted)`: the runner keeps the full listing in the tee file); when the user
+names paths, every row they asked for stays. Nothing is injected. Tested with GNU df 9.1.
 """
 from cc_filter.filter import Filter
+from cc_filter.lines import omitted
 
 _PSEUDO = frozenset({"tmpfs", "devtmpfs", "udev", "shm", "none", "cgroup", "cgroup2", "proc",
                      "sysfs", "efivarfs", "devpts", "mqueue", "securityfs", "pstore", "bpf",
@@ -35,5 +37,5 @@ class Df(Filter):
 
     def finish(self, exit_code: int):
         if self.pseudo:
-            return (f"(+{self.pseudo} tmpfs/pseudo filesystems not shown)",)
+            return (omitted(self.pseudo, "tmpfs/pseudo filesystem rows"),)
         return ()
