@@ -4,12 +4,10 @@ table and its legend; the build's progress lines (`Creating an optimized product
 config/cache timings) and the `▲ Next.js 16.4.6` banner, `at <unknown> (https://nextjs.org/docs/…)`
 frames and the docs link after an error, a caret under a whole line and the code around an
 error's line, the `No build cache found` CI advice, and blank lines dropped. A successful
-build counts each kind at the end (`... (11 banner/progress/advice lines omitted)`, `docs-link
+build counts each kind at the end (`... (14 banner/progress/advice lines omitted)`, `docs-link
 lines`, `code-frame lines`); a failed one does not (its few lines of error are the answer, a
 marker would cost a third of it, and the runner keeps every failed run's raw output and says
-so). The `Generating static pages (3/7)` frames next redraws with `\r` are not counted: a
-terminal shows them only as the final line. `next dev` / `next start` are servers: never
-matched."""
+so). `next dev` / `next start` are servers: never matched."""
 from cc_filter.filter import Filter
 from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
@@ -26,7 +24,6 @@ _CODE = LazyPattern(r"^(  +\d+ \|( |$)|\s+\| \^+\s*$)")
 _ADVICE = LazyPattern(r"^⚠ No build cache found\.")
 _KINDS = ((_PROGRESS, "banner/progress/advice lines"), (_DOCS, "docs-link lines"),
           (_CODE, "code-frame lines"), (_ADVICE, "banner/progress/advice lines"))
-# a progress frame next ends with `\r` (`… (3/7) \r\n`): the runner hands it over as a line
 
 
 class Next(Filter):
@@ -39,14 +36,12 @@ class Next(Filter):
         self.counts: dict[str, int] = {}
 
     def feed(self, line):
-        redraw = line.endswith(") ")  # `Generating static pages … (3/7) ` before its `\r`
         line = strip_ansi(line).rstrip()
         if not line.strip():
             return
         for pattern, kind in _KINDS:
             if pattern.match(line):
-                if not (redraw and pattern is _PROGRESS):
-                    self.counts[kind] = self.counts.get(kind, 0) + 1
+                self.counts[kind] = self.counts.get(kind, 0) + 1
                 self.dropped = True
                 return
         yield line
