@@ -247,17 +247,6 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
 EXEMPT = {
     "generic": "the fallback: its own tests count every cut (tests/cc_filter/test_fallback.py)",
 }
-#: filters whose dropped lines are not all counted yet (xfail, strict: remove a filter once it
-#: passes); one section per ecosystem
-PENDING = {
-    # files
-    # git
-    # js
-    # python
-    # rust, go, jvm, c
-    # ruby, php, lint
-    # system, infra
-}
 _MARKERS = (
     re.compile(r"^\s*\.\.\. \((\d+) [^()]+ (?:omitted|truncated)\)$"),   # lines.omitted / truncated
     re.compile(r"^\s*\+(\d+) [\w() -]+$"),                                 # lines.cap: `+N more`
@@ -327,14 +316,7 @@ def vanished_lines(case, output: str) -> tuple[list[str], int]:
     return gone, loose
 
 
-def _marks(case):
-    if case.filter_name in PENDING:
-        return pytest.param(case, id=case.id, marks=pytest.mark.xfail(
-            strict=False, reason="dropped lines not all counted yet"))
-    return pytest.param(case, id=case.id)
-
-
-@pytest.mark.parametrize("case", [_marks(c) for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
 def test_dropped_lines_are_counted(case, tmp_path):
     result = cases.run_fixture_case(case, tee_dir=str(tmp_path / "tee"))
     assert not result.failures, "\n".join(result.failures)
