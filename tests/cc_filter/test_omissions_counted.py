@@ -1,5 +1,5 @@
-"""Every omission is counted (issue 14, principle 2): on every successful fixture run of every
-filter, each raw line that does not reach the answer must be accounted for by the counts of
+"""Every omission is counted (issue 14, principle 2): on every fixture run of every filter,
+successful or failed, each raw line that does not reach the answer must be accounted for by the counts of
 the `... (N <kind> omitted)` markers, and a run that dropped anything must end with the tee hint
 (`[full output: …]`) so the raw output can be recovered (`cc-filter raw`).
 
@@ -11,8 +11,8 @@ becoming `installed: a, b`. Blank lines carry nothing and are not counted. A lin
 times reaches the answer only as often as the answer shows it; `line (×N)` counts N-1. The test
 fails when a filter drops a line without counting it, and when the counts claim more lines than
 vanished (give or take the lines found only inside a longer kept line: a bare test name).
-A failed run is covered by the runner instead (the raw tail under `[exit code N; …]`, and the
-tee file of every failed run over `min_size`).
+A failed run is held to the same account: the lines cut inside a failure block (library
+frames, source context, a diff's unchanged lines) are counted like any other.
 
 `EXEMPT` names the filters whose answer is a re-laid-out form of every raw line (a table
 re-aligned, porcelain turned into words), where "vanished" has no meaning, and says why.
@@ -253,8 +253,23 @@ _MARKERS = (
     re.compile(r"^\.\.\. lines (\d+)–(\d+) omitted \("),                   # read: a range of lines
 )
 _REPEAT = re.compile(r" \(×(\d+)\)$")
-CASES = [c for c in cases.discover(FIXTURES)
-         if c.filter_name not in EXEMPT and c.data.get("exit_code") == 0]
+CASES = [c for c in cases.discover(FIXTURES) if c.filter_name not in EXEMPT]
+#: filters whose failed runs do not count every dropped line yet (xfail until they do)
+PENDING_FAILED = {
+    # python
+    "mypy", "pyright", "pytest", "ruff", "unittest",
+    # js
+    "next", "ng-build", "npm-outdated", "prisma", "tsc", "vitest",
+    # rust, go, jvm, c, dotnet
+    "cargo-fmt", "cargo-nextest", "cargo-test", "ctest", "dotnet-build", "go-test",
+    "golangci-lint",
+    # files, git
+    "diff", "git-pull", "git-push",
+    # ruby, php, lint
+    "phpunit", "rspec", "rubocop", "shellcheck", "yamllint",
+    # system, infra
+    "docker", "systemctl", "wget",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -316,7 +331,14 @@ def vanished_lines(case, output: str) -> tuple[list[str], int]:
     return gone, loose
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
+def _param(case):
+    if case.filter_name in PENDING_FAILED and case.data.get("exit_code") != 0:
+        return pytest.param(case, id=case.id, marks=pytest.mark.xfail(
+            strict=False, reason="a failed run's dropped lines not all counted yet"))
+    return pytest.param(case, id=case.id)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_dropped_lines_are_counted(case, tmp_path):
     result = cases.run_fixture_case(case, tee_dir=str(tmp_path / "tee"))
     assert not result.failures, "\n".join(result.failures)
