@@ -230,6 +230,19 @@ class Workspace:
             f"[safe]\n\tdirectory = *\n")
         chown_tree(self.root, self.user)
 
+    def commit_history(self, count: int, path: str = "notes.txt") -> None:
+        """`count` more local commits editing `path`: a history worth compacting (`git log`),
+        ahead of the remote (a push would land something)."""
+        run = dict(cwd=self.project, check=True, capture_output=True)
+        ident = ["-c", "safe.directory=*", "-c", "user.name=Dev",
+                 "-c", "user.email=dev@example.invalid"]
+        for i in range(count):
+            (self.project / path).write_text(f"note {i}\n")
+            subprocess.run(["git", *ident, "add", path], **run)
+            subprocess.run(["git", *ident, "commit", "-q", "-m", f"note {i}: keep a record"],
+                           **run)
+        chown_tree(self.project, self.user)
+
     def remote_head(self) -> str:
         return subprocess.run(["git", "--git-dir", str(self.remote), "rev-parse", "main"],
                               capture_output=True, text=True).stdout.strip()

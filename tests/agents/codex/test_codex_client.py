@@ -137,12 +137,7 @@ class CodexRun:
 def make_workspace(tmp_path, setup) -> harness.Workspace:
     tmp_path.mkdir(exist_ok=True)
     ws = harness.Workspace(tmp_path, harness.agent_user())
-    run = dict(cwd=ws.project, check=True, capture_output=True)
-    ident = ["-c", "safe.directory=*", "-c", "user.name=Dev", "-c", "user.email=dev@example.invalid"]
-    for i in range(12):  # a history worth compacting, and a commit a push would land
-        (ws.project / "notes.txt").write_text(f"note {i}\n")
-        subprocess.run(["git", *ident, "add", "notes.txt"], **run)
-        subprocess.run(["git", *ident, "commit", "-q", "-m", f"note {i}: keep a record"], **run)
+    ws.commit_history(12)
     for i in range(8):  # a dirty tree: git status has something to say
         (ws.project / f"draft_{i}.txt").write_text("draft\n")
     (ws.project / "README.md").write_text("# demo, edited\n")

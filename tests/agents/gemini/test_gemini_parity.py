@@ -151,6 +151,7 @@ SETUPS = [
 def _dirty(run: GeminiRun) -> None:
     """A working tree with something to report (git status), owned by the agent user."""
     project = run.ws.project
+    run.ws.commit_history(10, "CHANGES.md")  # a log worth compacting
     (project / "calc.py").write_text("def add(a, b):\n    return a - b  # wrong\n")
     for name in ("notes.txt", "todo.md", "draft.py"):
         (project / name).write_text("x\n")
