@@ -214,6 +214,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "vitest": ((r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
                (r" // Object\.is equality$", "")),
     # python
+    # mypy keeps every error on its own line with its `path:line: error: `, a message shown
+    # before under the same code as `(code, as above)` (a message differing only in its quoted
+    # name as `"name" (code, as above)`): an error line is looked for as its place
+    "mypy": ((r"^([^:]+:\d+(?::\d+)*: (?:error|warning): ).+$", r"\1"),),
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
@@ -267,7 +271,6 @@ PENDING_FAILED = {
     "git-push/rejected-fetch-first", "git-push/rejected-non-fast-forward",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
-    "mypy/errors_pretty", "mypy/strict",
     "next/build-error",
     "ng-build/build-errors",
     "npm-outdated/default",

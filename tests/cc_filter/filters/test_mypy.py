@@ -27,19 +27,35 @@ Found 2 errors in 1 file (checked 1 source file)
     assert run(["mypy", "--pretty", "inventory"], text) == [
         'inventory/pricing.py:5: error: Incompatible return value type (got "float", expected "int")  [return-value]',
         'inventory/pricing.py:9: error: Unsupported operand types for + ("str" and "int")  [operator]',
+        "... (4 source excerpt lines omitted)",
         "Found 2 errors in 1 file (checked 1 source file)",
     ]
 
 
-def test_repeated_messages_in_a_file_are_folded_with_every_line_number():
+def test_repeated_messages_keep_every_place_and_say_as_above():
     text = "".join(f"legacy.py:{n}: error: Function is missing a type annotation  [no-untyped-def]\n"
                    for n in (1, 5, 9)) + "".join(
         f'legacy.py:{n}: error: Call to untyped function "{f}" in typed context  [no-untyped-call]\n'
         for n, f in ((20, "load"), (21, "parse"), (21, "count")))
     assert run(["mypy", "--strict", "legacy.py"], text) == [
-        "legacy.py: error: Function is missing a type annotation  [no-untyped-def] ×3 at lines 1, 5, 9",
-        'legacy.py: error: Call to untyped function "…" in typed context  [no-untyped-call] ×3 at '
-        '20 "load", 21 "parse", 21 "count"',
+        "legacy.py:1: error: Function is missing a type annotation  [no-untyped-def]",
+        "legacy.py:5: error: (no-untyped-def, as above)",
+        "legacy.py:9: error: (no-untyped-def, as above)",
+        'legacy.py:20: error: Call to untyped function "load" in typed context  [no-untyped-call]',
+        'legacy.py:21: error: "parse" (no-untyped-call, as above)',
+        'legacy.py:21: error: "count" (no-untyped-call, as above)',
+    ]
+
+
+def test_pretty_excerpt_lines_are_counted():
+    text = ("a.py:5: error: Missing return statement  [return]\n"
+            "        def f() -> int:\n"
+            "        ^~~~~~~~~~~~~~~\n"
+            "Found 1 error in 1 file (checked 1 source file)\n")
+    assert run(["mypy", "--pretty", "a.py"], text) == [
+        "a.py:5: error: Missing return statement  [return]",
+        "... (2 source excerpt lines omitted)",
+        "Found 1 error in 1 file (checked 1 source file)",
     ]
 
 

@@ -4,23 +4,21 @@ Keeps: each `path:line: error: message  [code]` (and `warning:`), the notes that
 error, `Found N errors in M files (checked K source files)` / `Success: no issues found in N
 source files` verbatim, anything unrecognised (mypy's own usage errors).
 Compacts: `--pretty` output back to one line per message (wrapped lines joined, the source
-excerpt and `^~~~` markers dropped); within a file, an error message repeated 3 times or more
-(`--strict` on untyped code: "Function is missing a type annotation") becomes one line listing
-every line number: `path: error: message  [code] ×10 at lines 1, 6, 11, …`; messages that
-differ only in their quoted names are folded the same way with the names kept:
-`path: error: Call to untyped function "…" in typed context  [no-untyped-call] ×6 at 8 "parse",
-40 "load", …`.
+excerpt and `^~~~` markers dropped and counted: `... (6 source excerpt lines omitted)`); every
+error stays on its own line with its `path:line`, but a message shown before under the same
+code (`--strict` on untyped code: "Function is missing a type annotation") says
+`path:12: error: (no-untyped-def, as above)`, and one that differs from an earlier one only
+in its quoted name keeps the name: `path:40: error: "load" (no-untyped-call, as above)`.
 Drops: `-v` LOG/TRACE lines.
 Passes everything through for machine formats the user asked for (`-O json`, `--output`).
 Injects nothing. Tested with mypy 2.4.1 (compiled) on Python 3.11 (plain, --pretty, --strict,
 syntax errors); the line format is the same in mypy 1.x.
 """
-from cc_filter.lines import LazyPattern, TrimmedLineFilter
-
-_GROUP_MIN = 3
+from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _QUOTED = LazyPattern(r'"[^"]*"')
 _MESSAGE = LazyPattern(r"^([^\s:][^:]*?):(\d+)((?::\d+)*): (error|warning|note): (.*)$")
+_CODED = LazyPattern(r"^(.*\S)  \[([\w-]+)\]$")  # `message  [code]`
 
 
 def _template(text: str) -> tuple[str, list[str]]:
@@ -48,7 +46,7 @@ class _Entry:
 class Mypy(TrimmedLineFilter):
     name = "mypy"
     match_command = r"^(mypy|dmypy (run|check))(\s|$)"
-    description = "mypy: errors with file:line and codes; --pretty excerpts and repeats folded"
+    description = "mypy: every error with file:line and code; --pretty excerpts counted, repeats as above"
 
     def __init__(self, argv: list[str]):
         super().__init__(argv)
@@ -57,6 +55,8 @@ class Mypy(TrimmedLineFilter):
         self.last: _Entry | None = None  # the message wrapped lines are joined to (--pretty)
         self.last_note_owner: _Entry | None = None  # the entry whose last note `last` is
         self.in_excerpt = False
+        self.excerpt = 0  # --pretty source excerpt and `^~~~` lines dropped (since the last flush)
+        self.seen: set[tuple] = set()  # (severity, code, message or its template) shown so far
 
     def feed_trimmed(self, line: str, stripped: str):
         if line.startswith(("LOG:", "TRACE:")):
@@ -84,6 +84,7 @@ class Mypy(TrimmedLineFilter):
             return
         if line.startswith("    ") or not line.strip(" ^~"):
             self.in_excerpt = True  # --pretty: the source line and its markers
+            self.excerpt += 1
             return
         if self.last is not None and not self.in_excerpt:
             self._join(line)  # --pretty wrapped the message at the terminal width
@@ -101,29 +102,32 @@ class Mypy(TrimmedLineFilter):
     def _flush(self):
         entries, self.entries = self.entries, []
         self.last = None
-        groups: dict[tuple, list[tuple[_Entry, list[str]]]] = {}
-        keys = []
         for entry in entries:
-            key = None
-            if entry.severity != "note" and not entry.notes:
-                template, values = _template(entry.text)
-                key = (entry.severity, template)
-                groups.setdefault(key, []).append((entry, values))
-            keys.append(key)
-        for entry, key in zip(entries, keys):
-            same = groups.get(key, ()) if key else ()
-            if len(same) < _GROUP_MIN:
-                yield from entry.render()
-                continue
-            if same[0][0] is not entry:
-                continue
-            if all(e.text == entry.text for e, _ in same):
-                where = ", ".join(e.where for e, _ in same)
-                yield f"{entry.path}: {entry.severity}: {entry.text} ×{len(same)} at lines {where}"
-            else:
-                where = ", ".join(
-                    e.where + " " + ", ".join(f'"{v}"' for v in values) for e, values in same)
-                yield f"{entry.path}: {entry.severity}: {key[1]} ×{len(same)} at {where}"
+            yield from self._render(entry)
+        if self.excerpt:
+            yield omitted(self.excerpt, "source excerpt line" + "s" * (self.excerpt > 1))
+            self.excerpt = 0
+
+    def _render(self, entry: _Entry):
+        """The entry's lines; a message (or message template) with a code shown before: the
+        place and `(code, as above)` (the quoted name kept when it differs)."""
+        coded = _CODED.match(entry.text) if entry.severity != "note" and not entry.notes else None
+        if coded is None:
+            yield from entry.render()
+            return
+        message, code = coded.groups()
+        head = f"{entry.path}:{entry.where}: {entry.severity}: "
+        if (entry.severity, code, message) in self.seen:
+            yield f"{head}({code}, as above)"
+            return
+        self.seen.add((entry.severity, code, message))
+        template, values = _template(message)
+        if len(values) == 1:
+            if (entry.severity, code, template) in self.seen:
+                yield f'{head}"{values[0]}" ({code}, as above)'
+                return
+            self.seen.add((entry.severity, code, template))
+        yield from entry.render()
 
     def finish(self, exit_code: int):
         yield from self._flush()
