@@ -218,6 +218,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # before under the same code as `(code, as above)` (a message differing only in its quoted
     # name as `"name" (code, as above)`): an error line is looked for as its place
     "mypy": ((r"^([^:]+:\d+(?::\d+)*: (?:error|warning): ).+$", r"\1"),),
+    # pyright shows a diagnostic's absolute path relative to the project root (the part before
+    # the relative path argument, `pyright inventory`, else the working directory): the line
+    # is looked for from its file's name on
+    "pyright": ((r"^/\S*/(?=[^/\s]+:\d+:\d+ - (?:error|warning|information): )", ""),),
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
@@ -276,7 +280,6 @@ PENDING_FAILED = {
     "npm-outdated/default",
     "phpunit/failures",
     "prisma/validate-errors",
-    "pyright/errors", "pyright/errors_verbose",
     "pytest/collection_error", "pytest/collection_error_quiet", "pytest/color", "pytest/exitfirst",
     "pytest/failures", "pytest/failures_quiet", "pytest/failures_verbose",
     "pytest/itsdangerous_failures", "pytest/itsdangerous_ra", "pytest/itsdangerous_tb_line",
