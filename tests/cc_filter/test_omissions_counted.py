@@ -77,6 +77,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "pip-show": (r"(?!\S*__pycache__/)[^\s:]+$",),
     # pyright's `/abs/path/file.py` header: each diagnostic under it names the file
     "pyright": (r"/\S+\.pyi?$",),
+    # ruff format --check's `unformatted: File would be reformatted` header becomes the
+    # file's `would reformat: path:line:col` line
+    "ruff": (r"unformatted: File would be reformatted$",),
     # git
     # git status (and the status git commit / git stash print): the upstream lines become the
     # branch line's `ahead of 'origin/main' by 4 commits`; an operation's advice becomes its
@@ -222,6 +225,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # the relative path argument, `pyright inventory`, else the working directory): the line
     # is looked for from its file's name on
     "pyright": ((r"^/\S*/(?=[^/\s]+:\d+:\d+ - (?:error|warning|information): )", ""),),
+    # ruff joins a diagnostic's ` --> path:line:col` line onto its header line
+    # (`path:line:col: F401 …`, `would reformat: path:line:col`)
+    "ruff": ((r"^--> ", ""),),
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
@@ -287,8 +293,6 @@ PENDING_FAILED = {
     "pytest/tb_short",
     "rspec/failures",
     "rubocop/stdlib-offenses",
-    "ruff/check-findings", "ruff/check-fix", "ruff/check-missing-file", "ruff/check-syntax-error",
-    "ruff/format-check",
     "shellcheck/findings",
     "systemctl/status-failed",
     "tsc/errors_pretty", "tsc/errors_pretty_ts5",

@@ -39,12 +39,14 @@ def test_ruff_joins_header_and_location_and_drops_snippets():
     assert run(Ruff, ["ruff", "check", "."], RUFF_FULL) == [
         "app.py:1:8: F401 [*] `os` imported but unused",
         "bad.py:1:8: invalid-syntax: Expected `)`, found newline",
+        "... (8 snippet lines omitted)", "... (1 help line omitted)",
         "Found 2 errors.", "[*] 1 fixable with the `--fix` option."]
 
 
 def test_ruff_format_check_names_files():
     text = "unformatted: File would be reformatted\n --> pkg/a.py:5:1\n   |\n5  +\n   |\n\n1 file would be reformatted"
-    assert run(Ruff, ["ruff", "format", "--check"], text) == ["would reformat: pkg/a.py",
+    assert run(Ruff, ["ruff", "format", "--check"], text) == ["would reformat: pkg/a.py:5:1",
+                                                               "... (3 diff lines omitted)",
                                                                "1 file would be reformatted"]
 
 

@@ -4,9 +4,12 @@ ruff's default ("full") output gives each diagnostic a block: a header (`F401 [*
 imported but unused`, `invalid-syntax: …`, `unformatted: File would be reformatted`), a
 ` --> path:line:col` line, then a code snippet, `help:` and `note:` lines, up to a blank line.
 The filter joins header and location into ruff's own concise shape (`app.py:1:8: F401 [*] …`),
-and for `format --check` into `would reformat: path`; the snippet block goes. Summary lines
-(`Found 22 errors.`, `[*] 10 fixable with \\`--fix\\` …`, `1 file would be reformatted`),
-`warning:` lines and anything else unknown pass unchanged.
+and for `format --check` into `would reformat: path:line:col` (the first unformatted line); the
+rest of the block goes, counted once before the summary: `... (258 snippet lines omitted)`
+(the code excerpt and the suggested fix), `... (23 help lines omitted)` (`help:` and `note:`),
+`... (32 diff lines omitted)` (format --check). Summary lines (`Found 22 errors.`, `[*] 10
+fixable with \\`--fix\\` …`, `1 file would be reformatted`), `warning:` lines and anything else
+unknown pass unchanged.
 
 Nothing is injected. The user's own output shapes pass through untouched: `--output-format`
 other than full/concise (json, github, …), `--diff`, `--statistics`, `--show-settings`,
@@ -14,7 +17,7 @@ other than full/concise (json, github, …), `--diff`, `--statistics`, `--show-s
 shape and pass unchanged).
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _PASSTHROUGH_FLAGS = ("--diff", "--statistics", "--show-settings", "--show-files", "--watch",
                       "-w", "--help", "-h")
@@ -52,6 +55,8 @@ class Ruff(Filter):
         self.passthrough = _passthrough(argv)
         self.pending: str | None = None
         self.in_block = False
+        self.block_kind = "snippet line"  # or "diff line" (format --check)
+        self.dropped: dict[str, int] = {}  # kind → block lines dropped since the last marker
 
     def feed(self, line: str):
         line = strip_ansi(line)
@@ -60,23 +65,35 @@ class Ruff(Filter):
         if self.in_block:
             if not line.strip():
                 self.in_block = False
+            else:
+                kind = "help line" if line.startswith(("help:", "note:")) else self.block_kind
+                self.dropped[kind] = self.dropped.get(kind, 0) + 1
             return ()
         location = _location(line)
         if location is not None and self.pending is not None:
             header, self.pending = self.pending, None
             self.in_block = True
             if header == _UNFORMATTED:
-                return (f"would reformat: {location.rsplit(':', 2)[0]}",)
+                self.block_kind = "diff line"
+                return (f"would reformat: {location}",)
+            self.block_kind = "snippet line"
             return (f"{location}: {header}",)
         out = []
         if self.pending is not None:
+            out.extend(self._markers())
             out.append(self.pending)
             self.pending = None
         if line.strip():
             self.pending = line
         return out
 
+    def _markers(self) -> list[str]:
+        """The counts of the block lines dropped so far (once, before the summary)."""
+        dropped, self.dropped = self.dropped, {}
+        return [omitted(n, kind + "s" * (n > 1)) for kind, n in dropped.items()]
+
     def finish(self, exit_code: int):
+        out = self._markers()
         if self.pending is not None:
-            return (self.pending,)
-        return ()
+            out.append(self.pending)
+        return out
