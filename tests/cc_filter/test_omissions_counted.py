@@ -174,6 +174,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "git-branch": ((r"^remotes/[^/]+/(\S+)$", r"\1"),),
     # git pull joins a `hint:` paragraph into one `hint:` line
     "git-pull": ((r"^hint: ?", ""),),
+    # git push too (the hint lines it drops, with the `See 'git push --help'` sentence, counted)
+    "git-push": ((r"^hint: ?", ""),),
     # gh run view --log drops, by design (gh.toml says so), the `job<TAB>step<TAB>timestamp `
     # prefix of every log line: the steps are named by the `##[group]` lines it keeps, the
     # timestamps are timing; the line is looked for as its text (what the strip rules drop,
@@ -263,8 +265,6 @@ PENDING_FAILED = {
     "diff/unified",
     "docker/build-failed",
     "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
-    "git-pull/divergent",
-    "git-push/rejected-fetch-first", "git-push/rejected-non-fast-forward",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
     "mypy/errors_pretty", "mypy/strict",
