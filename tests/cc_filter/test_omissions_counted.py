@@ -146,6 +146,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
     "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
              (r"^(?!\d+:)[^:]+:\s*", "")),
+    # diff drops, by design (its docstring says so), the modification time of a `---`/`+++`
+    # (unified) or `***`/`---` (context) file header line: the line is looked for as its path
+    "diff": ((r"^((?:---|\+\+\+|\*\*\*) .+?) (?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? [+-]\d{4}"
+              r"|\w{3} \w{3} \d+ \d\d:\d\d:\d\d \d{4})$", r"\1"),),
     # find (over 12 paths) and tree list each directory's names on its `dir/:` line, three or
     # more with one extension as `{a,b,c}.py`: a path is looked for as its name's stem (its
     # directory is that line's head, its extension the brace group's)
@@ -262,7 +266,6 @@ PENDING_FAILED = {
     "cargo-fmt/check-diff",
     "cargo-test/failures", "cargo-test/failures_quiet", "cargo-test/failures_workspace",
     "ctest/failures",
-    "diff/unified",
     "docker/build-failed",
     "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
