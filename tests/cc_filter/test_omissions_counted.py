@@ -239,6 +239,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # systemctl status drops the host name of its journal lines: the machine it ran on (or the
     # `-H` host the agent named), the same on every line
     "systemctl": ((r"^(\w{3} \d\d \d\d:\d\d:\d\d) \S+ ", r"\1 "),),
+    # docker build drops, by design (its docstring says so), the per-line timestamp of a build
+    # step's output (`#8 1.021 ERROR: …` → `#8 ERROR: …`)
+    "docker": ((r"^(#\d+) \d+\.\d+ ", r"\1 "),),
     # df keeps every value of every row; only its header's two-word `Mounted on` becomes one
     # column name, `Mounted-on`
     "df": ((r"^(Filesystem .*) Mounted on$", r"\1 Mounted-on"),),
@@ -266,7 +269,6 @@ PENDING_FAILED = {
     "cargo-fmt/check-diff",
     "cargo-test/failures", "cargo-test/failures_quiet", "cargo-test/failures_workspace",
     "ctest/failures",
-    "docker/build-failed",
     "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
