@@ -230,12 +230,14 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "mvn": ((r"^\[INFO\] ?", ""), (r"^\[(ERROR|WARNING|WARN)\] ?", r"\1: ")),
     # ruby, php, lint
     # system, infra
-    # wget rewrites its start, status and result lines, dropping only the clock time and the
-    # speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
-    # 200 OK` → `HTTP 200 OK`, `2026-… (81 MB/s) - ‘f’ saved [N/N]` → `‘f’ saved [N/N]`)
+    # wget rewrites its start, status, result and error lines, dropping only the clock time and
+    # the speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
+    # 200 OK` → `HTTP 200 OK`, `2026-… (81 MB/s) - ‘f’ saved [N/N]` → `‘f’ saved [N/N]`,
+    # `2026-… 13:00:15 ERROR 404: …` → `ERROR 404: …`)
     "wget": ((r"^--\d{4}-\d\d-\d\d \d\d:\d\d:\d\d-- ", "GET "),
              (r"^HTTP request sent, awaiting response\.\.\. ", "HTTP "),
-             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", "")),
+             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", ""),
+             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?=ERROR )", "")),
     # systemctl status drops the host name of its journal lines: the machine it ran on (or the
     # `-H` host the agent named), the same on every line
     "systemctl": ((r"^(\w{3} \d\d \d\d:\d\d:\d\d) \S+ ", r"\1 "),),
@@ -293,7 +295,6 @@ PENDING_FAILED = {
     "tsc/errors_pretty", "tsc/errors_pretty_ts5",
     "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
     "vitest/import_error",
-    "wget/not-found",
     "yamllint/findings", "yamllint/manifests",
 }
 
