@@ -119,6 +119,11 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "gradle": (r"FAILURE: Build failed with an exception\.$", r"\* What went wrong:$",
                r"> Compilation failed; see the compiler error output"),
     # ruby, php, lint
+    # shellcheck states each finding on one finding line: the `In deploy.sh line 7:` header
+    # and the caret's column become its `deploy.sh:7:18`, its severity, message and code
+    # follow; a message found at several places is said once, with all its places
+    # (`info: Double quote … (SC2086): deploy.sh:7:18 8:7, backup.sh:5:10`)
+    "shellcheck": (r"In \S+ line \d+:$", r"\^-*\^? SC\d+ \((?:error|warning|info|style)\): "),
     # system, infra
     # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
     # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
@@ -293,7 +298,6 @@ PENDING_FAILED = {
     "rubocop/stdlib-offenses",
     "ruff/check-findings", "ruff/check-fix", "ruff/check-missing-file", "ruff/check-syntax-error",
     "ruff/format-check",
-    "shellcheck/findings",
     "tsc/errors_pretty", "tsc/errors_pretty_ts5",
     "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
     "vitest/import_error",
