@@ -234,6 +234,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # Maven's `[INFO] x` is shown as `x`, `[ERROR] x` as `ERROR: x`
     "mvn": ((r"^\[INFO\] ?", ""), (r"^\[(ERROR|WARNING|WARN)\] ?", r"\1: ")),
     # ruby, php, lint
+    # yamllint puts each finding on a line with its file (`k8s/a.yaml:5:22 msg (rule)`), a
+    # message found at several places once with all its places (`warning: msg (rule):
+    # a.yaml:1:1, b.yaml:1:1 9:3`): a finding line is looked for as its `line:col`; a file
+    # header as its name (a directory all files share is named once, `in manifests/`)
+    "yamllint": ((r"^(\d+:\d+) (?:error|warning) .*$", r"\1"), (r"^\S*/(?=[^/\s]+$)", "")),
     # system, infra
     # wget rewrites its start, status, result and error lines, dropping only the clock time and
     # the speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
@@ -301,7 +306,6 @@ PENDING_FAILED = {
     "tsc/errors_pretty", "tsc/errors_pretty_ts5",
     "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
     "vitest/import_error",
-    "yamllint/findings", "yamllint/manifests",
 }
 
 
