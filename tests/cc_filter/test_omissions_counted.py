@@ -122,6 +122,11 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "gradle": (r"FAILURE: Build failed with an exception\.$", r"\* What went wrong:$",
                r"> Compilation failed; see the compiler error output"),
     # ruby, php, lint
+    # shellcheck states each finding on one finding line: the `In deploy.sh line 7:` header
+    # and the caret's column become its `deploy.sh:7:18`, its severity, message and code
+    # follow; a message found at several places is said once, with all its places
+    # (`info: Double quote … (SC2086): deploy.sh:7:18 8:7, backup.sh:5:10`)
+    "shellcheck": (r"In \S+ line \d+:$", r"\^-*\^? SC\d+ \((?:error|warning|info|style)\): "),
     # system, infra
     # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
     # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
@@ -149,6 +154,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
     "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
              (r"^(?!\d+:)[^:]+:\s*", "")),
+    # diff drops, by design (its docstring says so), the modification time of a `---`/`+++`
+    # (unified) or `***`/`---` (context) file header line: the line is looked for as its path
+    "diff": ((r"^((?:---|\+\+\+|\*\*\*) .+?) (?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? [+-]\d{4}"
+              r"|\w{3} \w{3} \d+ \d\d:\d\d:\d\d \d{4})$", r"\1"),),
     # find (over 12 paths) and tree list each directory's names on its `dir/:` line, three or
     # more with one extension as `{a,b,c}.py`: a path is looked for as its name's stem (its
     # directory is that line's head, its extension the brace group's)
@@ -177,6 +186,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "git-branch": ((r"^remotes/[^/]+/(\S+)$", r"\1"),),
     # git pull joins a `hint:` paragraph into one `hint:` line
     "git-pull": ((r"^hint: ?", ""),),
+    # git push too (the hint lines it drops, with the `See 'git push --help'` sentence, counted)
+    "git-push": ((r"^hint: ?", ""),),
     # gh run view --log drops, by design (gh.toml says so), the `job<TAB>step<TAB>timestamp `
     # prefix of every log line: the steps are named by the `##[group]` lines it keeps, the
     # timestamps are timing; the line is looked for as its text (what the strip rules drop,
@@ -237,16 +248,29 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # Maven's `[INFO] x` is shown as `x`, `[ERROR] x` as `ERROR: x`
     "mvn": ((r"^\[INFO\] ?", ""), (r"^\[(ERROR|WARNING|WARN)\] ?", r"\1: ")),
     # ruby, php, lint
+    # yamllint puts each finding on a line with its file (`k8s/a.yaml:5:22 msg (rule)`), a
+    # message found at several places once with all its places (`warning: msg (rule):
+    # a.yaml:1:1, b.yaml:1:1 9:3`): a finding line is looked for as its `line:col`; a file
+    # header as its name (a directory all files share is named once, `in manifests/`)
+    "yamllint": ((r"^(\d+:\d+) (?:error|warning) .*$", r"\1"), (r"^\S*/(?=[^/\s]+$)", "")),
     # system, infra
-    # wget rewrites its start, status and result lines, dropping only the clock time and the
-    # speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
-    # 200 OK` → `HTTP 200 OK`, `2026-… (81 MB/s) - ‘f’ saved [N/N]` → `‘f’ saved [N/N]`)
+    # wget rewrites its start, status, result and error lines, dropping only the clock time and
+    # the speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
+    # 200 OK` → `HTTP 200 OK`, `2026-… (81 MB/s) - ‘f’ saved [N/N]` → `‘f’ saved [N/N]`,
+    # `2026-… 13:00:15 ERROR 404: …` → `ERROR 404: …`)
     "wget": ((r"^--\d{4}-\d\d-\d\d \d\d:\d\d:\d\d-- ", "GET "),
              (r"^HTTP request sent, awaiting response\.\.\. ", "HTTP "),
-             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", "")),
+             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \([0-9.]+ [KMG]?B/s\) - ", ""),
+             (r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (?=ERROR )", "")),
     # systemctl status drops the host name of its journal lines: the machine it ran on (or the
-    # `-H` host the agent named), the same on every line
-    "systemctl": ((r"^(\w{3} \d\d \d\d:\d\d:\d\d) \S+ ", r"\1 "),),
+    # `-H` host the agent named), the same on every line. A journal line is looked for as what
+    # follows the host (`nginx[812]: …`; the time stamp before it is kept, but not looked for),
+    # so it is found both in the answer and in the raw output the runner shows instead when the
+    # answer is no smaller (status-failed)
+    "systemctl": ((r"^\w{3} \d\d \d\d:\d\d:\d\d \S+ ", ""),),
+    # docker build drops, by design (its docstring says so), the per-line timestamp of a build
+    # step's output (`#8 1.021 ERROR: …` → `#8 ERROR: …`)
+    "docker": ((r"^(#\d+) \d+\.\d+ ", r"\1 "),),
     # df keeps every value of every row; only its header's two-word `Mounted on` becomes one
     # column name, `Mounted-on`
     "df": ((r"^(Filesystem .*) Mounted on$", r"\1 Mounted-on"),),
@@ -274,11 +298,7 @@ PENDING_FAILED = {
     "cargo-fmt/check-diff",
     "cargo-test/failures", "cargo-test/failures_quiet", "cargo-test/failures_workspace",
     "ctest/failures",
-    "diff/unified",
-    "docker/build-failed",
     "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
-    "git-pull/divergent",
-    "git-push/rejected-fetch-first", "git-push/rejected-non-fast-forward",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
     "next/build-error",
@@ -293,13 +313,9 @@ PENDING_FAILED = {
     "pytest/tb_short",
     "rspec/failures",
     "rubocop/stdlib-offenses",
-    "shellcheck/findings",
-    "systemctl/status-failed",
     "tsc/errors_pretty", "tsc/errors_pretty_ts5",
     "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
     "vitest/import_error",
-    "wget/not-found",
-    "yamllint/findings", "yamllint/manifests",
 }
 
 

@@ -283,7 +283,8 @@ def test_hint_condensing_keeps_commands_and_drops_toggles():
     assert condense_hint(block) == [
         "hint: Updates were rejected because the tip of your current branch is behind its remote "
         "counterpart. Integrate the remote changes (e.g. 'git pull ...') before pushing again.",
-        "hint:   git config pull.rebase false  # merge"]
+        "hint:   git config pull.rebase false  # merge",
+        "... (3 hint lines omitted)"]  # the See line, the Turn-this-off sentence's two lines
 
 
 def test_push_drops_progress_keeps_refs_and_remote_messages():

@@ -139,7 +139,14 @@ def test_shellcheck_findings_with_gcc_columns():
         "deploy.sh",
         "3:2 warning: Use 'cd ... || exit' or 'cd ... || return' in case cd fails. (SC2164)",
         "3:5 info: Double quote to prevent globbing and word splitting. (SC2086)",
-        "2 findings (1 warning, 1 info) in 1 file"]
+        "2 findings (1 warning, 1 info) in 1 file",
+        "... (1 quoted source line omitted)", "... (4 advice lines omitted)"]
+
+
+def test_shellcheck_keeps_a_line_after_the_links():
+    text = SHELLCHECK_TTY + "\nnosuch.sh: openBinaryFile: does not exist (No such file or directory)"
+    out = run(Shellcheck, ["shellcheck", "deploy.sh", "nosuch.sh"], text)
+    assert "nosuch.sh: openBinaryFile: does not exist (No such file or directory)" in out
 
 
 def test_black_groups_files_and_keeps_errors_and_counts():

@@ -165,7 +165,8 @@ def test_hint_block_holds_a_run_of_hints_until_flushed():
     assert hints.hold("hint: See 'git pull --help' for details.")
     assert not hints.hold("fatal: nope")
     assert hints.flush() == [
-        "hint: Updates were rejected because the tip of your branch is behind."]
+        "hint: Updates were rejected because the tip of your branch is behind.",
+        "... (1 hint line omitted)"]
     assert hints.flush() == []
 
 

@@ -1,7 +1,8 @@
 """Text shapes every git command prints, shared by the git-* filters (not a filter itself).
 
 - `GitMessages`: blank lines and transfer progress dropped, `hint:` blocks joined into one line
-  per paragraph without the advice-toggle boilerplate, ref-update lines (`   a1..b2  main ->
+  per paragraph without the advice-toggle boilerplate (the hint lines it drops counted:
+  `... (N hint lines omitted)`), ref-update lines (`   a1..b2  main ->
   main`) without their alignment padding. Everything else passes unchanged, in order.
 - `GitMessageFilter`: the base of the filters that read git's messages that way (git-fetch,
   git-push, git-add, git-branch, git-pull).
@@ -11,7 +12,7 @@
 Imports nothing heavy (no `re`): it runs on the `cc-filter run` path.
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
 
 _PROGRESS = (
     "Enumerating objects:", "Counting objects:", "Compressing objects:", "Writing objects:",
@@ -61,15 +62,21 @@ def _sentences(text: str) -> list[str]:
 
 def condense_hint(block: list[str]) -> list[str]:
     """A run of `hint:` lines → one `hint:` line per paragraph; indented lines (commands to
-    run) stay lines of their own; advice-toggle sentences are dropped."""
+    run) stay lines of their own; advice-toggle sentences are dropped, and the hint lines they
+    took out with them (a line not wholly in a kept sentence) are counted at the end of the
+    block: `... (2 hint lines omitted)`."""
     out: list[str] = []
     paragraph: list[str] = []
+    dropped = 0
 
     def flush():
+        nonlocal dropped
         if paragraph:
             kept = [s for s in _sentences(" ".join(paragraph)) if not s.startswith(_HINT_NOISE)]
+            joined = " ".join(" ".join(kept).split())
             if kept:
-                out.append("hint: " + " ".join(kept))
+                out.append("hint: " + joined)
+            dropped += sum(1 for line in paragraph if " ".join(line.split()) not in joined)
             paragraph.clear()
 
     for line in block:
@@ -84,6 +91,8 @@ def condense_hint(block: list[str]) -> list[str]:
         else:
             paragraph.append(text.strip())
     flush()
+    if dropped:
+        out.append(omitted(dropped, "hint line" if dropped == 1 else "hint lines"))
     return out
 
 

@@ -6,7 +6,8 @@ line, `Already up to date.`, `CONFLICT (…): Merge conflict in <file>`, `Automa
 merge/rebase results, errors. Dropped, and counted at the end by one marker per kind:
 `Auto-merging <file>` (a conflict names its file itself), `create mode`/`delete mode`/`mode
 change` lines, transfer progress; blank lines go; `hint:` paragraphs become one line each (the
-commands a hint lists stay lines of their own).
+commands a hint lists stay lines of their own; the hint lines of the advice-toggle sentences it
+drops are counted, `... (4 hint lines omitted)`).
 """
 from cc_filter.filters.git._git_text import GitMessageFilter, is_git_noise
 from cc_filter.lines import cap, omitted, strip_ansi

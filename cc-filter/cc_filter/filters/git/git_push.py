@@ -5,7 +5,7 @@ Kept: `To <remote>`, every ref line without its alignment padding (`main -> main
 upstream set-up lines, `error:`/`fatal:` lines, `remote:` messages (a pull-request URL). Dropped:
 transfer progress (`Enumerating objects…`, `Writing objects…`, `Total …`), blank lines, and the
 hint boilerplate: each `hint:` paragraph becomes one line without its `See 'git push --help'`
-sentence.
+sentence (the hint lines that go are counted: `... (1 hint line omitted)`).
 """
 from cc_filter.filters.git._git_text import GitMessageFilter
 

@@ -6,7 +6,9 @@ finding per caret line (`     ^-- SC2086 (info): Double quote to prevent globbin
 keeps file, line, column, code, severity and message of every finding through `Findings`
 (errors unlabelled, warning/info/style named, repeats of a message in a file on one line, a
 message already printed for a code not repeated) and adds one count line; the quoted source,
-carets, rewrites and links go. Columns come from the caret position, with tabs in the quoted
+carets, rewrites and links go, counted at the end (`... (12 quoted source lines omitted)`,
+`... (9 advice lines omitted)`: a `Did you mean:` block's lines, the `For more information:`
+list's). Columns come from the caret position, with tabs in the quoted
 line expanded to 8-column stops as ShellCheck draws them, so they equal `-f gcc` columns.
 Lines the filter does not know (`nosuch.sh: openBinaryFile: does not exist …`) pass unchanged.
 
@@ -15,7 +17,10 @@ Tested with ShellCheck 0.9.0 (the tty format is unchanged since 0.4).
 """
 from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import strip_ansi
+from cc_filter.lines import omitted, strip_ansi
+
+_SOURCE = "quoted source lines"
+_ADVICE = "advice lines"
 
 
 def _user_format(argv: list[str]) -> bool:
@@ -68,21 +73,32 @@ class Shellcheck(Filter):
         self.source: str | None = None  # the quoted line, once read
         self.skipping = False  # inside a `Did you mean:` block or the closing link list
         self.other: list[str] = []
+        self.counts = {_SOURCE: 0, _ADVICE: 0}  # lines left out, by kind
 
     def feed(self, line: str):
         line = strip_ansi(line)
         if self.passthrough:
             return (line,)
-        if self.skipping:
-            if not line.strip() and self.skipping == "rewrite":
+        if self.skipping == "rewrite":
+            if not line.strip():
                 self.skipping = False
+            else:
+                self.counts[_ADVICE] += 1
             return ()
+        if self.skipping == "links":
+            if not line.strip():
+                return ()
+            if line.startswith("  https://"):
+                self.counts[_ADVICE] += 1
+                return ()
+            self.skipping = False  # not a link: a line of its own (kept below)
         if line.startswith("In ") and line.endswith(":") and " line " in line:
             self.path, _, number = line[3:-1].rpartition(" line ")
             self.line_no, self.source = number, None
             return ()
         if self.path is not None and self.source is None:
             self.source = line
+            self.counts[_SOURCE] += 1
             return ()
         if self.source is not None:
             caret = parse_caret(line)
@@ -93,9 +109,11 @@ class Shellcheck(Filter):
                 return ()
         if line.startswith("Did you mean:"):
             self.skipping = "rewrite"
+            self.counts[_ADVICE] += 1
             return ()
         if line.startswith("For more information:"):
             self.skipping = "links"
+            self.counts[_ADVICE] += 1
             return ()
         if line.strip():
             self.other.append(line)
@@ -107,4 +125,5 @@ class Shellcheck(Filter):
         out = self.findings.render_grouped() + self.other
         if len(self.findings):
             out.append(self.findings.summary("finding"))
+        out += [omitted(n, kind if n > 1 else kind[:-1]) for kind, n in self.counts.items() if n]
         return out
