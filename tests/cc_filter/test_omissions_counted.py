@@ -268,7 +268,6 @@ PENDING_FAILED = {
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
     "mypy/errors_pretty", "mypy/strict",
-    "next/build-error",
     "ng-build/build-errors",
     "npm-outdated/default",
     "phpunit/failures",
