@@ -213,6 +213,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # and drops chai's ` // Object.is equality` note from the error line
     "vitest": ((r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
                (r" // Object\.is equality$", "")),
+    # tsc --pretty (TypeScript 7) prints a related location as `src/b.ts:3:3 - The expected type
+    # comes from …`: shown as `src/b.ts:3:3: The expected type comes from …`
+    "tsc": ((r"^(\S+:\d+:\d+) - (?!(?:error|warning|message|suggestion) TS\d+: )", r"\1: "),),
     # python
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
@@ -284,7 +287,6 @@ PENDING_FAILED = {
     "ruff/format-check",
     "shellcheck/findings",
     "systemctl/status-failed",
-    "tsc/errors_pretty", "tsc/errors_pretty_ts5",
     "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
     "vitest/import_error",
     "wget/not-found",
