@@ -199,6 +199,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
     # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`
     "prisma": ((r"^--> (\S+)$", r"\1: "),),
+    # npm outdated drops the `Location` column when it is `node_modules/<name>` on every row, and
+    # says a `Depended by` value shared by every row once, `(all depended on by shop)`: a row is
+    # looked for as `name current wanted latest`, the header as its first four columns
+    "npm-outdated": ((r"^(Package Current Wanted Latest) Location Depended by$", r"\1"),
+                     (r"^(\S+) (\S+ \S+ \S+) node_modules/\1 \S+$", r"\1 \2")),
     # npm ls redraws the tree with one space per level (leaves of one parent share a line)
     "npm-ls": ((r"^[│├└─┬ ]+", ""),),
     # npm install drops the timing of `added 104 packages in 12s`, and shows an error's lines
@@ -272,7 +277,6 @@ PENDING_FAILED = {
     "golangci-lint/errcheck_issued_lines",
     "mypy/errors_pretty", "mypy/strict",
     "ng-build/build-errors",
-    "npm-outdated/default",
     "phpunit/failures",
     "prisma/validate-errors",
     "pyright/errors", "pyright/errors_verbose",
