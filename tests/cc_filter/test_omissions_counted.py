@@ -197,8 +197,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # prettier lists each `[warn] path` (--check) and `path 12ms` (--write) as `  path` under
     # one heading (the timing goes)
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
-    # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`
-    "prisma": ((r"^--> (\S+)$", r"\1: "),),
+    # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`;
+    # a message like an earlier one but for its quoted names keeps them and says the rest `(as
+    # above)` (`error: Type "Tag" (as above)`): a message is looked for up to its last quoted name
+    "prisma": ((r"^--> (\S+)$", r"\1: "), (r'^((?:error|warning): .*")[^"]*$', r"\1")),
     # npm outdated drops the `Location` column when it is `node_modules/<name>` on every row, and
     # says a `Depended by` value shared by every row once, `(all depended on by shop)`: a row is
     # looked for as `name current wanted latest`, the header as its first four columns
@@ -278,7 +280,6 @@ PENDING_FAILED = {
     "mypy/errors_pretty", "mypy/strict",
     "ng-build/build-errors",
     "phpunit/failures",
-    "prisma/validate-errors",
     "pyright/errors", "pyright/errors_verbose",
     "pytest/collection_error", "pytest/collection_error_quiet", "pytest/color", "pytest/exitfirst",
     "pytest/failures", "pytest/failures_quiet", "pytest/failures_verbose",
