@@ -219,7 +219,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # vitest joins a failure's `❯ path:6:56` and its `6| code` line into `path:6:56: code`,
     # and drops chai's ` // Object.is equality` note from the error line
     "vitest": ((r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
-               (r" // Object\.is equality$", "")),
+               (r" // Object\.is equality$", ""),
+               # a path under the project folder the RUN banner names is shown relative to it:
+               # an absolute path is looked for from its first test/src folder
+               (r"(?<=['\s])/[^\s']*?/(?=(?:test|tests|src|lib|spec|__tests__)/)", "")),
     # tsc --pretty (TypeScript 7) prints a related location as `src/b.ts:3:3 - The expected type
     # comes from …`: shown as `src/b.ts:3:3: The expected type comes from …`
     "tsc": ((r"^(\S+:\d+:\d+) - (?!(?:error|warning|message|suggestion) TS\d+: )", r"\1: "),),
@@ -293,7 +296,6 @@ PENDING_FAILED = {
     "shellcheck/findings",
     "systemctl/status-failed",
     "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
-    "vitest/import_error",
     "wget/not-found",
     "yamllint/findings", "yamllint/manifests",
 }
