@@ -206,6 +206,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # looked for as `name current wanted latest`, the header as its first four columns
     "npm-outdated": ((r"^(Package Current Wanted Latest) Location Depended by$", r"\1"),
                      (r"^(\S+) (\S+ \S+ \S+) node_modules/\1 \S+$", r"\1 \2")),
+    # ng build (its replace rules) drops esbuild's `[plugin angular-compiler]` suffix and the
+    # bundle line's timing, shows `✘ [ERROR] ` as `ERROR ` and a location without its colon
+    "ng-build": ((r"^(.*\S) \[plugin [\w-]+\]$", r"\1"), (r"^✘ \[ERROR\] ", "ERROR "),
+                 (r"^(Application bundle generation \w+)\. \[[0-9.]+ seconds\] - \S+$", r"\1."),
+                 (r"^(\S+:\d+:\d+):$", r"\1")),
     # npm ls redraws the tree with one space per level (leaves of one parent share a line)
     "npm-ls": ((r"^[│├└─┬ ]+", ""),),
     # npm install drops the timing of `added 104 packages in 12s`, and shows an error's lines
@@ -281,7 +286,6 @@ PENDING_FAILED = {
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
     "mypy/errors_pretty", "mypy/strict",
-    "ng-build/build-errors",
     "phpunit/failures",
     "pyright/errors", "pyright/errors_verbose",
     "pytest/collection_error", "pytest/collection_error_quiet", "pytest/color", "pytest/exitfirst",
