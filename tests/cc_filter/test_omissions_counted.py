@@ -119,6 +119,10 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "gradle": (r"FAILURE: Build failed with an exception\.$", r"\* What went wrong:$",
                r"> Compilation failed; see the compiler error output"),
     # ruby, php, lint
+    # rspec's rerun list (`rspec ./spec/a_spec.rb:12 # Cart adds items`, one a line) becomes one
+    # runnable line, `rspec ./spec/a_spec.rb:12:22 ./spec/a_spec.rb[1:6:1,1:6:2]` (each
+    # description is its failure's header above)
+    "rspec": (r"rspec \S+ # ",),
     # system, infra
     # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
     # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
@@ -241,6 +245,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # Maven's `[INFO] x` is shown as `x`, `[ERROR] x` as `ERROR: x`
     "mvn": ((r"^\[INFO\] ?", ""), (r"^\[(ERROR|WARNING|WARN)\] ?", r"\1: ")),
     # ruby, php, lint
+    # rspec drops the `:in 'block (2 levels) in <top (required)>'` of a spec's frame
+    "rspec": ((r"^(# \S+:\d+):in `block \(\d+ levels?\) in .*$", r"\1"),),
     # system, infra
     # wget rewrites its start, status and result lines, dropping only the clock time and the
     # speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
@@ -293,7 +299,6 @@ PENDING_FAILED = {
     "pytest/itsdangerous_failures", "pytest/itsdangerous_ra", "pytest/itsdangerous_tb_line",
     "pytest/itsdangerous_vv", "pytest/marks", "pytest/marks_verbose", "pytest/parametrized_verbose",
     "pytest/tb_short",
-    "rspec/failures",
     "rubocop/stdlib-offenses",
     "ruff/check-findings", "ruff/check-fix", "ruff/check-missing-file", "ruff/check-syntax-error",
     "ruff/format-check",
