@@ -247,6 +247,13 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # ruby, php, lint
     # rspec drops the `:in 'block (2 levels) in <top (required)>'` of a spec's frame
     "rspec": ((r"^(# \S+:\d+):in `block \(\d+ levels?\) in .*$", r"\1"),),
+    # rubocop shows an offense through the shared lint report, `path:12:5 message (Cop/Name)`,
+    # or `path:12:5 (Cop/Name, as above)` when the message and cop were shown before; the
+    # convention severity unlabelled, others named (`warning: `): an offense is looked for as its
+    # place and severity label
+    "rubocop": ((r"^(\S+:\d+:\d+): C: .*$", r"\1 "), (r"^(\S+:\d+:\d+): W: .*$", r"\1 warning: "),
+                (r"^(\S+:\d+:\d+): E: .*$", r"\1 error: "), (r"^(\S+:\d+:\d+): F: .*$", r"\1 fatal: "),
+                (r"^(\S+:\d+:\d+): R: .*$", r"\1 refactor: ")),
     # system, infra
     # wget rewrites its start, status and result lines, dropping only the clock time and the
     # speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
@@ -299,7 +306,6 @@ PENDING_FAILED = {
     "pytest/itsdangerous_failures", "pytest/itsdangerous_ra", "pytest/itsdangerous_tb_line",
     "pytest/itsdangerous_vv", "pytest/marks", "pytest/marks_verbose", "pytest/parametrized_verbose",
     "pytest/tb_short",
-    "rubocop/stdlib-offenses",
     "ruff/check-findings", "ruff/check-fix", "ruff/check-missing-file", "ruff/check-syntax-error",
     "ruff/format-check",
     "shellcheck/findings",
