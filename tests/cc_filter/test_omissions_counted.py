@@ -123,6 +123,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # runnable line, `rspec ./spec/a_spec.rb:12:22 ./spec/a_spec.rb[1:6:1,1:6:2]` (each
     # description is its failure's header above)
     "rspec": (r"rspec \S+ # ",),
+    # phpunit's `FAILURES!` / `ERRORS!`: said by the `Tests: 9, …, Failures: 7.` line
+    "phpunit": (r"(?:FAILURES|ERRORS)!$",),
     # system, infra
     # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
     # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
@@ -247,6 +249,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # ruby, php, lint
     # rspec drops the `:in 'block (2 levels) in <top (required)>'` of a spec's frame
     "rspec": ((r"^(# \S+:\d+):in `block \(\d+ levels?\) in .*$", r"\1"),),
+    # phpunit names the test class once for a run of its failures (`MoneyTest::`, then `1)
+    # testSplit: …`), the folder all locations share once (`in /srv/app/tests/`, then
+    # `(MoneyTest.php:24)`), and pairs an array diff's entries, `0 => 34 → 35`
+    "phpunit": ((r"^(\d+\)) [\w\\]+::", r"\1 "), (r"^/\S*/(?=[^/\s]+\.php:\d+$)", ""),
+                (r"^- (\S+) => (.*)$", r"\1 => \2 →"), (r"^\+ \S+ => (.*)$", r"→ \1")),
     # rubocop shows an offense through the shared lint report, `path:12:5 message (Cop/Name)`,
     # or `path:12:5 (Cop/Name, as above)` when the message and cop were shown before; the
     # convention severity unlabelled, others named (`warning: `): an offense is looked for as its
@@ -299,7 +306,6 @@ PENDING_FAILED = {
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
     "mypy/errors_pretty", "mypy/strict",
-    "phpunit/failures",
     "pyright/errors", "pyright/errors_verbose",
     "pytest/collection_error", "pytest/collection_error_quiet", "pytest/color", "pytest/exitfirst",
     "pytest/failures", "pytest/failures_quiet", "pytest/failures_verbose",
