@@ -127,6 +127,12 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # follow; a message found at several places is said once, with all its places
     # (`info: Double quote … (SC2086): deploy.sh:7:18 8:7, backup.sh:5:10`)
     "shellcheck": (r"In \S+ line \d+:$", r"\^-*\^? SC\d+ \((?:error|warning|info|style)\): "),
+    # rspec's rerun list (`rspec ./spec/a_spec.rb:12 # Cart adds items`, one a line) becomes one
+    # runnable line, `rspec ./spec/a_spec.rb:12:22 ./spec/a_spec.rb[1:6:1,1:6:2]` (each
+    # description is its failure's header above)
+    "rspec": (r"rspec \S+ # ",),
+    # phpunit's `FAILURES!` / `ERRORS!`: said by the `Tests: 9, …, Failures: 7.` line
+    "phpunit": (r"(?:FAILURES|ERRORS)!$",),
     # system, infra
     # docker build's closing `ERROR: failed to solve: process "/bin/sh -c CMD" did not complete
     # successfully: exit code: 1` becomes `ERROR: failed to solve: #8 [4/5] exit code: 1` when
@@ -211,8 +217,20 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # prettier lists each `[warn] path` (--check) and `path 12ms` (--write) as `  path` under
     # one heading (the timing goes)
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
-    # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`
-    "prisma": ((r"^--> (\S+)$", r"\1: "),),
+    # prisma puts an error's `  -->  file:24` line in front of its message: `file:24: error: …`;
+    # a message like an earlier one but for its quoted names keeps them and says the rest `(as
+    # above)` (`error: Type "Tag" (as above)`): a message is looked for up to its last quoted name
+    "prisma": ((r"^--> (\S+)$", r"\1: "), (r'^((?:error|warning): .*")[^"]*$', r"\1")),
+    # npm outdated drops the `Location` column when it is `node_modules/<name>` on every row, and
+    # says a `Depended by` value shared by every row once, `(all depended on by shop)`: a row is
+    # looked for as `name current wanted latest`, the header as its first four columns
+    "npm-outdated": ((r"^(Package Current Wanted Latest) Location Depended by$", r"\1"),
+                     (r"^(\S+) (\S+ \S+ \S+) node_modules/\1 \S+$", r"\1 \2")),
+    # ng build (its replace rules) drops esbuild's `[plugin angular-compiler]` suffix and the
+    # bundle line's timing, shows `✘ [ERROR] ` as `ERROR ` and a location without its colon
+    "ng-build": ((r"^(.*\S) \[plugin [\w-]+\]$", r"\1"), (r"^✘ \[ERROR\] ", "ERROR "),
+                 (r"^(Application bundle generation \w+)\. \[[0-9.]+ seconds\] - \S+$", r"\1."),
+                 (r"^(\S+:\d+:\d+):$", r"\1")),
     # npm ls redraws the tree with one space per level (leaves of one parent share a line)
     "npm-ls": ((r"^[│├└─┬ ]+", ""),),
     # npm install drops the timing of `added 104 packages in 12s`, and shows an error's lines
@@ -226,7 +244,13 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # vitest joins a failure's `❯ path:6:56` and its `6| code` line into `path:6:56: code`,
     # and drops chai's ` // Object.is equality` note from the error line
     "vitest": ((r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
-               (r" // Object\.is equality$", "")),
+               (r" // Object\.is equality$", ""),
+               # a path under the project folder the RUN banner names is shown relative to it:
+               # an absolute path is looked for from its first test/src folder
+               (r"(?<=['\s])/[^\s']*?/(?=(?:test|tests|src|lib|spec|__tests__)/)", "")),
+    # tsc --pretty (TypeScript 7) prints a related location as `src/b.ts:3:3 - The expected type
+    # comes from …`: shown as `src/b.ts:3:3: The expected type comes from …`
+    "tsc": ((r"^(\S+:\d+:\d+) - (?!(?:error|warning|message|suggestion) TS\d+: )", r"\1: "),),
     # python
     # mypy keeps every error on its own line with its `path:line: error: `, a message shown
     # before under the same code as `(code, as above)` (a message differing only in its quoted
@@ -253,6 +277,20 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # a.yaml:1:1, b.yaml:1:1 9:3`): a finding line is looked for as its `line:col`; a file
     # header as its name (a directory all files share is named once, `in manifests/`)
     "yamllint": ((r"^(\d+:\d+) (?:error|warning) .*$", r"\1"), (r"^\S*/(?=[^/\s]+$)", "")),
+    # rspec drops the `:in 'block (2 levels) in <top (required)>'` of a spec's frame
+    "rspec": ((r"^(# \S+:\d+):in `block \(\d+ levels?\) in .*$", r"\1"),),
+    # phpunit names the test class once for a run of its failures (`MoneyTest::`, then `1)
+    # testSplit: …`), the folder all locations share once (`in /srv/app/tests/`, then
+    # `(MoneyTest.php:24)`), and pairs an array diff's entries, `0 => 34 → 35`
+    "phpunit": ((r"^(\d+\)) [\w\\]+::", r"\1 "), (r"^/\S*/(?=[^/\s]+\.php:\d+$)", ""),
+                (r"^- (\S+) => (.*)$", r"\1 => \2 →"), (r"^\+ \S+ => (.*)$", r"→ \1")),
+    # rubocop shows an offense through the shared lint report, `path:12:5 message (Cop/Name)`,
+    # or `path:12:5 (Cop/Name, as above)` when the message and cop were shown before; the
+    # convention severity unlabelled, others named (`warning: `): an offense is looked for as its
+    # place and severity label
+    "rubocop": ((r"^(\S+:\d+:\d+): C: .*$", r"\1 "), (r"^(\S+:\d+:\d+): W: .*$", r"\1 warning: "),
+                (r"^(\S+:\d+:\d+): E: .*$", r"\1 error: "), (r"^(\S+:\d+:\d+): F: .*$", r"\1 fatal: "),
+                (r"^(\S+:\d+:\d+): R: .*$", r"\1 refactor: ")),
     # system, infra
     # wget rewrites its start, status, result and error lines, dropping only the clock time and
     # the speed (`--2026-… 13:00:14--  URL` → `GET URL`, `HTTP request sent, awaiting response...
@@ -301,21 +339,12 @@ PENDING_FAILED = {
     "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
-    "next/build-error",
-    "ng-build/build-errors",
-    "npm-outdated/default",
-    "phpunit/failures",
-    "prisma/validate-errors",
     "pytest/collection_error", "pytest/collection_error_quiet", "pytest/color", "pytest/exitfirst",
     "pytest/failures", "pytest/failures_quiet", "pytest/failures_verbose",
     "pytest/itsdangerous_failures", "pytest/itsdangerous_ra", "pytest/itsdangerous_tb_line",
     "pytest/itsdangerous_vv", "pytest/marks", "pytest/marks_verbose", "pytest/parametrized_verbose",
     "pytest/tb_short",
-    "rspec/failures",
-    "rubocop/stdlib-offenses",
-    "tsc/errors_pretty", "tsc/errors_pretty_ts5",
     "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
-    "vitest/import_error",
 }
 
 

@@ -26,8 +26,17 @@ Found 1 error in src/pricing.ts:3
         "src/pricing.ts:3:41 - error TS2322: Type 'string' is not assignable to type 'number'.",
         "  src/till.ts:3:3: The expected type comes from property 'qty' which is declared here on "
         "type 'Line'",
+        "... (4 source excerpt lines omitted)",
         "Found 1 error in src/pricing.ts:3",
     ]
+
+
+
+def test_tsc_pretty_file_table_counts_the_rows_it_cuts():
+    rows = [f"     1  src/f{i}.ts:1" for i in range(12)]
+    text = "\n".join(["Found 12 errors in 12 files.", "", "Errors  Files"] + rows)
+    out = list(Tsc(["tsc", "--pretty"]).run(text.splitlines(), 2))
+    assert out[-1] == "+2 more files" and len(out) == 2 + 10 + 1
 
 
 @pytest.mark.parametrize("command,name", [

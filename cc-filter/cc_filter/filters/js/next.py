@@ -5,9 +5,9 @@ config/cache timings) and the `▲ Next.js 16.4.6` banner, `at <unknown> (https:
 frames and the docs link after an error, a caret under a whole line and the code around an
 error's line, the `No build cache found` CI advice, and blank lines dropped. A successful
 build counts each kind at the end (`... (14 banner/progress/advice lines omitted)`, `docs-link
-lines`, `code-frame lines`); a failed one does not (its few lines of error are the answer, a
-marker would cost a third of it, and the runner keeps every failed run's raw output and says
-so). `next dev` / `next start` are servers: never matched."""
+lines`, `code-frame lines`); a failed one counts them in one marker (`... (8 progress/docs/
+code-frame lines omitted)`: its few lines of error are the answer, and a marker per kind would
+cost a third of it). `next dev` / `next start` are servers: never matched."""
 from cc_filter.filter import Filter
 from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
@@ -50,3 +50,5 @@ class Next(Filter):
         if exit_code == 0:
             for kind, n in self.counts.items():
                 yield omitted(n, kind)
+        elif self.counts:
+            yield omitted(sum(self.counts.values()), "progress/docs/code-frame lines")

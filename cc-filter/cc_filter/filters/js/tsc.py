@@ -4,14 +4,16 @@ Plain output (`src/a.ts(4,9): error TS2322: …` plus its indented elaboration l
 already one message per problem and passes unchanged. `--pretty` output (the default on a
 terminal) is brought back to one line per diagnostic, `src/a.ts:4:9 - error TS2322: message`,
 with its elaboration lines and each related location as `  src/b.ts:3:3: The expected type
-comes from …`; `Found 8 errors in 2 files.` and the per-file `Errors  Files` table stay.
-Drops: source excerpts, `~~~` underlines, blank lines.
+comes from …`; `Found 8 errors in 2 files.` and the per-file `Errors  Files` table stay (its
+first 10 rows, then `+N more files`).
+Drops: source excerpts and `~~~` underlines, counted once after the diagnostics (`... (6 source
+excerpt lines omitted)`, before the `Found` line), blank lines.
 Passes everything through for `--listFiles`, `--listFilesOnly`, `--showConfig`, `--help`,
 `--version`, `--explainFiles`, `--generateTrace`, `--extendedDiagnostics`.
 Injects nothing. Tested with TypeScript 7.0.2 (the native tsc) and 5.9.3, plain and --pretty;
 both print the same layouts.
 """
-from cc_filter.lines import LazyPattern, TrimmedLineFilter
+from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _PASSTHROUGH = frozenset(("--listFiles", "--listFilesOnly", "--showConfig", "--help", "-h",
                           "--version", "-v", "--explainFiles", "--extendedDiagnostics",
@@ -39,10 +41,17 @@ class Tsc(TrimmedLineFilter):
         self.table = 0
         self.table_dropped = 0
         self.in_table = False
+        self.excerpt = 0  # source excerpt and underline lines dropped, not yet counted
+
+    def _excerpt_marker(self):
+        if self.excerpt:
+            yield omitted(self.excerpt, "source excerpt lines")
+            self.excerpt = 0
 
     def feed_trimmed(self, line: str, stripped: str):
         if stripped.startswith("Found ") and " error" in stripped:
             self.related = None
+            yield from self._excerpt_marker()
             yield stripped
             return
         if stripped.startswith("Errors") and stripped.endswith("Files") and "  " in stripped:
@@ -64,8 +73,10 @@ class Tsc(TrimmedLineFilter):
             yield line
             return
         if stripped[0].isdigit() and (line[0] != " " or line.startswith("    ")):
+            self.excerpt += 1
             return  # the excerpt: `4   const sum: string = total(lines);`
         if not stripped.strip("~ "):
+            self.excerpt += 1
             return  # the underline
         if line.startswith("  ") and _location_only(stripped):
             self.related = stripped  # TypeScript 5: the message follows the excerpt
@@ -83,5 +94,6 @@ class Tsc(TrimmedLineFilter):
     def finish(self, exit_code: int):
         if self.related is not None:
             yield f"  {self.related}"
+        yield from self._excerpt_marker()
         if self.table_dropped:
-            yield f"… ({self.table_dropped} more files)"
+            yield f"+{self.table_dropped} more files"

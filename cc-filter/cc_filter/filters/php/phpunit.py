@@ -11,8 +11,10 @@ and are 52). Dropped: `There were 6
 failures:` (the totals say it), the banner, the progress line, `Time: … Memory: …`, blank lines, the
 diff's `--- Expected` / `+++ Actual` / `@@ @@` headers and unchanged context lines; counted
 after the totals: `... (3 header/progress lines omitted)` (banner, progress, `Time:`,
-`Runtime:`, `Configuration:`, `There were N failures:`). A failed run is teed by the runner
-anyway, so the diff lines cut inside a failure are not counted one by one."""
+`Runtime:`, `Configuration:`, `There were N failures:`), with what the failures drop when they
+drop anything: `... (53 header, diff and repeated lines omitted)` (also the diff headers and
+unchanged lines, the message and location a one-line failure shares with the one before it,
+the entries a key range stands for beyond its first pair)."""
 from cc_filter.filter import Filter
 from cc_filter.filters._paths import common_parent
 from cc_filter.lines import LazyPattern, omitted, strip_ansi
@@ -35,6 +37,7 @@ class Phpunit(Filter):
         self.block: list[str] | None = None
         self.failures: list[list[str]] = []
         self.noise = 0  # banner, progress, timing, `There were N failures:` lines dropped
+        self.cut = 0  # diff headers and context, repeated messages/locations, folded entries
 
     def feed(self, line):
         line = strip_ansi(line).rstrip()
@@ -54,6 +57,7 @@ class Phpunit(Filter):
                 return
         if self.block is not None:
             if line in _DIFF_HEADER or (line.startswith(" ") and self._in_diff()):
+                self.cut += 1
                 return
             self.block.append(line)
             return
@@ -91,10 +95,14 @@ class Phpunit(Filter):
             location = locations[id(block)]
             shown = location[len(parent):] if parent and location.startswith(parent) else location
             message = body[0] if body else ""
-            changes = _paired([x for x in body[1:] if x != location])
+            raw_changes = [x for x in body[1:] if x != location]
+            changes = _paired(raw_changes)
+            if changes is not raw_changes:  # entries paired: a key range beyond its first pair
+                self.cut += len(raw_changes) - 2 * len(changes)
             body = [message] + changes + ([location] if location else [])
             if message == previous_message and len(changes) <= 4:
                 where = "" if location == previous_location else f" ({shown})"
+                self.cut += bool(message) + (bool(location) and not where)  # as the one before
                 yield f"{header}: {' '.join(changes)}{where}"
             elif len(changes) <= 4 and all(len(x) < 80 for x in changes):
                 where = f" ({shown})" if location else ""
@@ -107,7 +115,9 @@ class Phpunit(Filter):
     def finish(self, exit_code):
         self._close()
         yield from self._report()
-        if self.noise:
+        if self.cut:  # one marker: the answer is a line per failure
+            yield omitted(self.cut + self.noise, "header, diff and repeated lines")
+        elif self.noise:
             yield omitted(self.noise, "header/progress line" + "s" * (self.noise > 1))
 
 

@@ -6,11 +6,14 @@ said in one line, `4) Cart discounts keeps item b at its price: expected: 2, got
 list becomes one runnable line in RSpec's own forms for several places of a file,
 `rspec ./spec/x_spec.rb:12:22 ./spec/x_spec.rb[1:6:1,1:6:2]` (each description was said
 above). Dropped: the
-progress dots, blank lines, `(compared using ==)`, `Finished in …`, the `in 'block (2 levels)
-in <top (required)>'` of a frame, frames of gems and Ruby itself (counted), the code line and
-carets error_highlight prints under an exception when the `Failure/Error:` line shows the same
-code (a failed run is teed by the runner: these cuts inside a failure are not counted). The progress
-lines and `Finished in …` are counted at the end (`... (2 progress/timing lines omitted)`).
+progress dots, blank lines, the `Failures:` and `Failed examples:` headings, `(compared using
+==)`, `Finished in …`, the `in 'block (2 levels) in <top (required)>'` of a frame, frames of
+gems and Ruby itself (counted after their failure), the code line and carets error_highlight
+prints under an exception when the `Failure/Error:` line shows the same code, and the
+`Failure/Error:` line and frames of a failure said in one line (the same as above). Counted at
+the end: the progress lines, headings and `Finished in …` (`... (2 progress/timing/heading
+lines omitted)`), with the notes, code highlights and repeated lines of the failures when
+there are any (`... (23 progress, note and repeated lines omitted)`).
 Anything outside the failure report (load errors, other formatters' output) passes through."""
 from cc_filter.filter import Filter
 from cc_filter.lines import LazyPattern, omitted, strip_ansi
@@ -19,7 +22,8 @@ _PROGRESS = LazyPattern(r"^[.F*E]+$")
 _HEADER = LazyPattern(r"^\s+\d+\) \S")
 _FRAME = LazyPattern(r"^(\s+# (\S+?:\d+))(:in .*)?$")
 _RERUN = LazyPattern(r"^(rspec \S+) # ")
-_DROP = LazyPattern(r"^\s*(\(compared using [^)]*\)|Failures:|Failed examples:)$")
+_NOTE = LazyPattern(r"^\s*\(compared using [^)]*\)$")
+_HEADING = LazyPattern(r"^(Failures|Failed examples):$")
 _FINISHED = LazyPattern(r"^\s*Finished in [\d.]+ seconds.*$")
 
 
@@ -34,13 +38,17 @@ class Rspec(Filter):
         self.previous_signature = None
         self.frames_dropped = 0
         self.rerun: list[str] = []
-        self.progress = 0  # progress dots and `Finished in …` lines dropped
+        self.progress = 0  # progress dots, headings and `Finished in …` lines dropped
+        self.details = 0  # notes, code highlights and repeated lines of the failures dropped
 
     def feed(self, line):
         line = strip_ansi(line).rstrip()
-        if not line.strip() or _DROP.match(line):
+        if not line.strip():
             return
-        if _PROGRESS.match(line) or _FINISHED.match(line):
+        if _NOTE.match(line):
+            self.details += 1
+            return
+        if _PROGRESS.match(line) or _FINISHED.match(line) or _HEADING.match(line):
             self.progress += 1
             return
         if _HEADER.match(line):
@@ -72,10 +80,12 @@ class Rspec(Filter):
         if block is None:
             yield from self._frames()
             return
-        header, body = _without_repeated_code(block[0], block[1:])
+        header, body = block[0], _without_repeated_code(block[1:])
+        self.details += len(block) - 1 - len(body)
         fixed = tuple(x for x in body if x.lstrip().startswith(("Failure/Error:", "# ")))
         varying = [x.strip() for x in body if x.lstrip() and x not in fixed]
         if fixed and fixed == self.previous_signature and len(varying) <= 4:
+            self.details += len(fixed)  # the same failing line and frames as above
             yield f"{header.strip()}: {', '.join(varying)}"
         else:
             yield header.strip()
@@ -92,8 +102,10 @@ class Rspec(Filter):
         yield from self._close()
         if self.rerun:
             yield "rspec " + " ".join(_merged(self.rerun))
-        if self.progress:
-            yield omitted(self.progress, "progress/timing line" + "s" * (self.progress > 1))
+        if self.details:  # one marker: a failed run's answer is short
+            yield omitted(self.details + self.progress, "progress, note and repeated lines")
+        elif self.progress:
+            yield omitted(self.progress, "progress/timing/heading line" + "s" * (self.progress > 1))
 
 
 def _merged(locations: list[str]) -> list[str]:
@@ -127,17 +139,17 @@ def _merged(locations: list[str]) -> list[str]:
     return out
 
 
-def _without_repeated_code(header: str, body: list[str]) -> tuple[str, list[str]]:
+def _without_repeated_code(body: list[str]) -> list[str]:
     """The body without error_highlight's code line + carets when they repeat the code of the
     `Failure/Error:` line (Ruby ≥ 3.1: `@items.map(&:nam).uniq` / `      ^^^^`)."""
     code = next((x.strip()[len("Failure/Error:"):].strip() for x in body
                  if x.lstrip().startswith("Failure/Error:")), None)
     if not code:
-        return header, body
+        return body
     for i in range(len(body) - 1):
         if body[i].strip() == code and body[i + 1].strip() and not body[i + 1].strip().strip("^~"):
-            return header, body[:i] + body[i + 2:]
-    return header, body
+            return body[:i] + body[i + 2:]
+    return body
 
 
 def _compact(body: list[str]) -> list[str]:
