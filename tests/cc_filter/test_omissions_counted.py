@@ -214,6 +214,35 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "vitest": ((r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
                (r" // Object\.is equality$", "")),
     # python
+    # pytest shows a failure section under its short-summary line (`FAILED path::Class::test`,
+    # `ERROR path`): the section's `___ Class.test ___` title is looked for as `::Class::test`
+    # (`ERROR collecting path` as its path), the summary line without its ` - message` (the
+    # section has it whole); a frame becomes `path:N: code`: its `>` line is looked for as its
+    # code, its location line `path:N: ExcName` (--tb=short: `path:N: in func`, --tb=line:
+    # `path:N: message`) as `path:N` (the exception and message are its `E` lines); a `---
+    # Captured stdout call ---` banner becomes `Captured stdout call:`, a `!!! Interrupted: …
+    # !!!` banner its text; paths under the rootdir are shown relative to it: a warning's
+    # `/abs/dir/t.py:44: …` and an absolute path in quotes are looked for from the file's name
+    # on; -rA's `PASSED path::test` lines are listed by name under their file (`  path: test_a
+    # test_b`); a -v `path::test SKIPPED (why) [ 5%]` line becomes `SKIPPED path::test (why)`,
+    # a -v `path::test FAILED [ 33%]` line is the test's `FAILED path::test` header (looked for
+    # as its id)
+    "pytest": ((r"^_{3,} ERROR collecting (\S+) _{3,}$", r"\1"),
+               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _{3,}$",
+                r"::\1::\2"),
+               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?(.+?) _{3,}$", r"::\1"),
+               (r"^((?:FAILED|ERROR) \S+) - .*$", r"\1"),
+               (r"^> ", ""),
+               (r"^(?:/\S*/)?(\S+?:\d+): (?:assert\b.*|in \S+|[\w.]+|(?![\w.]*Warning: )[\w.]+: .*)$",
+                r"\1"),
+               (r"^-{3,} (Captured .*?) -{3,}$", r"\1:"),
+               (r"^!{3,} (.*?) !{3,}$", r"\1"),
+               (r"^/\S*/(?=[^/\s]+:\d+: [\w.]*Warning: )", ""),
+               (r"^(?:E File \"|ImportError while importing test module ')/\S*/(?=[^/\s]+[\"'])",
+                ""),
+               (r"^PASSED [^\s:]+::(\S+)$", r"\1"),
+               (r"^(\S+) (SKIPPED|XFAIL|XPASS)( \(.*\))? \[ *\d+%\]$", r"\2 \1\3"),
+               (r"^(\S+::\S+) (?:FAILED|ERROR) \[ *\d+%\]$", r"\1")),
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
@@ -274,11 +303,6 @@ PENDING_FAILED = {
     "phpunit/failures",
     "prisma/validate-errors",
     "pyright/errors", "pyright/errors_verbose",
-    "pytest/collection_error", "pytest/collection_error_quiet", "pytest/color", "pytest/exitfirst",
-    "pytest/failures", "pytest/failures_quiet", "pytest/failures_verbose",
-    "pytest/itsdangerous_failures", "pytest/itsdangerous_ra", "pytest/itsdangerous_tb_line",
-    "pytest/itsdangerous_vv", "pytest/marks", "pytest/marks_verbose", "pytest/parametrized_verbose",
-    "pytest/tb_short",
     "rspec/failures",
     "rubocop/stdlib-offenses",
     "ruff/check-findings", "ruff/check-fix", "ruff/check-missing-file", "ruff/check-syntax-error",
