@@ -243,6 +243,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
                (r"^PASSED [^\s:]+::(\S+)$", r"\1"),
                (r"^(\S+) (SKIPPED|XFAIL|XPASS)( \(.*\))? \[ *\d+%\]$", r"\2 \1\3"),
                (r"^(\S+::\S+) (?:FAILED|ERROR) \[ *\d+%\]$", r"\1")),
+    # unittest shows `FAIL: test_x (mod.Class.test_x)` as `FAIL: mod.Class.test_x` (the id to
+    # rerun), a frame's `File "/root/pkg/t.py", line 19, in test_x` as `pkg/t.py:19` (an ERROR
+    # frame's joined with its code line): looked for from the file's name on
+    "unittest": ((r"^((?:FAIL|ERROR|UNEXPECTED SUCCESS): )\S+ \((\S+)\)$", r"\1\2"),
+                 (r"^File \"(?:[^\"]*/)?([^/\"]+)\", line (\d+), in \S+$", r"\1:\2")),
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
@@ -310,7 +315,6 @@ PENDING_FAILED = {
     "shellcheck/findings",
     "systemctl/status-failed",
     "tsc/errors_pretty", "tsc/errors_pretty_ts5",
-    "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
     "vitest/import_error",
     "wget/not-found",
     "yamllint/findings", "yamllint/manifests",
