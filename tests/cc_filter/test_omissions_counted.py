@@ -263,6 +263,40 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # ruff joins a diagnostic's ` --> path:line:col` line onto its header line
     # (`path:line:col: F401 …`, `would reformat: path:line:col`)
     "ruff": ((r"^--> ", ""),),
+    # pytest shows a failure section under its short-summary line (`FAILED path::Class::test`,
+    # `ERROR path`): the section's `___ Class.test ___` title is looked for as `::Class::test`
+    # (`ERROR collecting path` as its path), the summary line without its ` - message` (the
+    # section has it whole); a frame becomes `path:N: code`: its `>` line is looked for as its
+    # code, its location line `path:N: ExcName` (--tb=short: `path:N: in func`, --tb=line:
+    # `path:N: message`) as `path:N` (the exception and message are its `E` lines); a `---
+    # Captured stdout call ---` banner becomes `Captured stdout call:`, a `!!! Interrupted: …
+    # !!!` banner its text; paths under the rootdir are shown relative to it: a warning's
+    # `/abs/dir/t.py:44: …` and an absolute path in quotes are looked for from the file's name
+    # on; -rA's `PASSED path::test` lines are listed by name under their file (`  path: test_a
+    # test_b`); a -v `path::test SKIPPED (why) [ 5%]` line becomes `SKIPPED path::test (why)`,
+    # a -v `path::test FAILED [ 33%]` line is the test's `FAILED path::test` header (looked for
+    # as its id)
+    "pytest": ((r"^_{3,} ERROR collecting (\S+) _{3,}$", r"\1"),
+               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _{3,}$",
+                r"::\1::\2"),
+               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?(.+?) _{3,}$", r"::\1"),
+               (r"^((?:FAILED|ERROR) \S+) - .*$", r"\1"),
+               (r"^> ", ""),
+               (r"^(?:/\S*/)?(\S+?:\d+): (?:assert\b.*|in \S+|[\w.]+|(?![\w.]*Warning: )[\w.]+: .*)$",
+                r"\1"),
+               (r"^-{3,} (Captured .*?) -{3,}$", r"\1:"),
+               (r"^!{3,} (.*?) !{3,}$", r"\1"),
+               (r"^/\S*/(?=[^/\s]+:\d+: [\w.]*Warning: )", ""),
+               (r"^(?:E File \"|ImportError while importing test module ')/\S*/(?=[^/\s]+[\"'])",
+                ""),
+               (r"^PASSED [^\s:]+::(\S+)$", r"\1"),
+               (r"^(\S+) (SKIPPED|XFAIL|XPASS)( \(.*\))? \[ *\d+%\]$", r"\2 \1\3"),
+               (r"^(\S+::\S+) (?:FAILED|ERROR) \[ *\d+%\]$", r"\1")),
+    # unittest shows `FAIL: test_x (mod.Class.test_x)` as `FAIL: mod.Class.test_x` (the id to
+    # rerun), a frame's `File "/root/pkg/t.py", line 19, in test_x` as `pkg/t.py:19` (an ERROR
+    # frame's joined with its code line): looked for from the file's name on
+    "unittest": ((r"^((?:FAIL|ERROR|UNEXPECTED SUCCESS): )\S+ \((\S+)\)$", r"\1\2"),
+                 (r"^File \"(?:[^\"]*/)?([^/\"]+)\", line (\d+), in \S+$", r"\1:\2")),
     # rust, go, jvm, c
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
@@ -339,12 +373,6 @@ PENDING_FAILED = {
     "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
-    "pytest/collection_error", "pytest/collection_error_quiet", "pytest/color", "pytest/exitfirst",
-    "pytest/failures", "pytest/failures_quiet", "pytest/failures_verbose",
-    "pytest/itsdangerous_failures", "pytest/itsdangerous_ra", "pytest/itsdangerous_tb_line",
-    "pytest/itsdangerous_vv", "pytest/marks", "pytest/marks_verbose", "pytest/parametrized_verbose",
-    "pytest/tb_short",
-    "unittest/failures", "unittest/failures_verbose", "unittest/import_error",
 }
 
 

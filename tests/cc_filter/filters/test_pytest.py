@@ -53,6 +53,7 @@ def test_failure_block_is_named_by_the_summary_and_keeps_location_code_and_asser
         # source line and its docs link
         "... (8 header/progress lines omitted)",
         "... (2 warning source lines omitted)",
+        "... (3 traceback lines omitted)",  # 2 source context lines, the `where … object` repr
     ]
 
 
@@ -83,6 +84,8 @@ FAILED tests/test_cart.py::test_remove_missing - KeyError: 'ghost'
         "  removing an unknown sku",
         "1 failed in 0.01s",
         "... (2 header/progress lines omitted)",  # the FAILURES and summary banners
+        "... (1 traceback line omitted)",  # the caret line
+        "... (2 library frame lines omitted)",  # site-packages/x.py's location and code
     ]
 
 
@@ -107,6 +110,31 @@ def test_passed_lines_of_the_short_summary_are_counted_unless_asked_for():
     assert run(["pytest", "-rA"], text, 0) == [
         "PASSED (2):", "  tests/t.py: test_a test_b", "1 passed in 0.01s",
         "... (1 header/progress line omitted)"]
+
+
+def test_a_failure_like_the_one_above_counts_its_raw_lines():
+    block = """\
+    def test_round(qty):
+>       assert round_total(qty) == 1.5
+E       assert 1.05 == 1.5
+
+tests/t.py:13: AssertionError
+"""
+    text = ("=================================== FAILURES ===================================\n"
+            "_______ test_round[a] _______\n" + block + "_______ test_round[b] _______\n" + block
+            + "=========================== short test summary info ============================\n"
+            "FAILED tests/t.py::test_round[a] - assert 1.05 == 1.5\n"
+            "FAILED tests/t.py::test_round[b] - assert 1.05 == 1.5\n2 failed in 0.01s\n")
+    assert run(["pytest", "-q"], text) == [
+        "FAILED tests/t.py::test_round[a]",
+        "tests/t.py:13: assert round_total(qty) == 1.5",
+        "E assert 1.05 == 1.5",
+        "FAILED tests/t.py::test_round[b]",
+        "  ... (3 lines of the same failure as above omitted)",  # `>`, `E` and location lines
+        "2 failed in 0.01s",
+        "... (2 header/progress lines omitted)",
+        "... (2 traceback lines omitted)",  # each `def` line
+    ]
 
 
 def test_skipped_and_xfail_lines_of_verbose_output_stay_with_their_reason():

@@ -53,7 +53,29 @@ def test_failures_keep_id_location_and_message():
         "+ ['rent', '']",
         "Ran 4 tests in 0.004s",
         "FAILED (failures=1, errors=1)",
-        "... (6 progress/ruler lines omitted)",  # `.E.F`, two `=` and three `-` rulers
+        # `.E.F`, two `=` and three `-` rulers; two `Traceback …`, the caret line, the FAIL's
+        # code line, the sequence prose (3 lines) and difflib's `?` line
+        "... (14 progress/ruler/traceback lines omitted)",
+    ]
+
+
+def test_library_frames_go_counted():
+    text = """\
+======================================================================
+ERROR: test_ledger_import (unittest.loader._FailedTest.test_ledger_import)
+----------------------------------------------------------------------
+Traceback (most recent call last):
+  File "/usr/lib/python3.11/unittest/loader.py", line 162, in loadTestsFromName
+    module = __import__(module_name)
+             ^^^^^^^^^^^^^^^^^^^^^^^
+  File "/tmp/ledger/test_ledger_import.py", line 1, in <module>
+    from ledger import Journal
+ImportError: cannot import name 'Journal' from 'ledger'
+"""
+    assert list(Unittest(["unittest"]).run(text.splitlines(), 1))[-3:] == [
+        "ImportError: cannot import name 'Journal' from 'ledger'",
+        "... (3 progress/ruler/traceback lines omitted)",
+        "... (3 library frame lines omitted)",  # loader.py's `File` line, its code and carets
     ]
 
 

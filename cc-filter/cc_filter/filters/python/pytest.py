@@ -5,24 +5,28 @@ tests/t.py::test_x`; the summary's truncated message is dropped, the section has
 each project frame as `path:line: failing code` (long, short, native and line tracebacks
 alike), the `E` assertion lines and diffs (under --tb=line too, where pytest indents them
 without the `E`), captured output (capped); a failure whose lines are exactly those of the one
-shown just before (a parametrized test) says `(the same failure as above)`; under -vv also the
-fixture values (`value = {'id': 42}`, not object reprs) and the five source lines before the
-failing line; with -rA / -rP the PASSED tests asked for, grouped by file; the other short-summary
-lines (SKIPPED / XFAIL / XPASS reasons, FAILED / ERROR lines without a section); warnings
-(capped, after the failures); the `stopping after 1 failures` / `Interrupted: …` lines;
-SKIPPED / XFAIL / XPASS lines of -v output (capped); the closing summary line (`6 failed, 32
-passed, 1 warning in 0.13s`) verbatim without its `=` padding.
-Drops: the session header, progress dots and percentages, PASSED lines (unless asked for),
-the source context of long tracebacks (but under -vv), `_ _ _` separators, frame argument dumps (`self = …`), frames inside
-site-packages / the standard library / `<frozen …>`, pytest's hints (`Use -v to get more
-diff`, `Omitting 1 identical items`) and `where x = <… object at 0x…>` reprs, blank lines.
-The drops outside the failure sections are counted after the summary line: `... (31 passing
-tests omitted)` (the PASSED lines of -v, or of -rA's summary when not asked for), `... (8
-header/progress lines omitted)` (session header, `collected N items`, progress dots and
-section banners), `... (2 warning source lines omitted)`, `... (5 pass/xfail report lines
-omitted)` (PASSES / XPASSES / XFAILURES sections); the caps say `... (N more … omitted)`.
-A failed run is teed by the runner anyway, so the lines cut inside a failure's traceback
-(library frames, source context, pytest's hints) are not counted one by one.
+shown just before (a parametrized test) says `... (4 lines of the same failure as above
+omitted)` (its raw lines); under -vv also the fixture values (`value = {'id': 42}`, not object
+reprs) and the five source lines before the failing line; with -rA / -rP the PASSED tests asked
+for, grouped by file; the other short-summary lines (SKIPPED / XFAIL / XPASS reasons, FAILED /
+ERROR lines without a section); warnings (capped, after the failures); the `stopping after 1
+failures` / `Interrupted: …` lines; SKIPPED / XFAIL / XPASS lines of -v output (capped); the
+closing summary line (`6 failed, 32 passed, 1 warning in 0.13s`) verbatim without its `=`
+padding.
+Drops: the session header, progress dots and percentages, PASSED lines (unless asked for), the
+source context of long tracebacks (but under -vv), `_ _ _` separators, frame argument dumps
+(`self = …`), frames inside site-packages / the standard library / `<frozen …>`, pytest's hints
+(`Use -v to get more diff`, `Omitting 1 identical items`) and `where x = <… object at 0x…>`
+reprs, blank lines. The drops are counted after the summary line: `... (31 passing tests
+omitted)` (the PASSED lines of -v, or of -rA's summary when not asked for), `... (8
+header/progress lines omitted)` (session header, `collected N items`, progress dots and section
+banners), `... (2 warning source lines omitted)`, `... (5 pass/xfail report lines omitted)`
+(PASSES / XPASSES / XFAILURES sections), and the lines cut inside the failure sections: `...
+(32 traceback lines omitted)` (the source context and caret lines of the frames shown, frame
+argument dumps, `_ _ _` separators, pytest's hints and object reprs), `... (26 library frame
+lines omitted)` (the frames inside site-packages / the standard library, with their code), `...
+(14 short-summary reason lines omitted)` (-vv: the rest of a multi-line reason whose section is
+shown); the caps say `... (N more … omitted)`.
 Paths under the session's `rootdir` (from the header, or inferred from a warning location
 under -q) are shown relative to it.
 Passes everything through (ANSI stripped) for listings the user asked for: --collect-only,
@@ -43,6 +47,12 @@ _BLOCK_LIMIT = 80
 _CAPTURED_LIMIT = 20
 _WARNING_LIMIT = 20
 _CONTEXT_LINES = 5  # -vv: source lines shown before a failing line
+#: the lines cut inside the failure sections, by kind, with the marker's noun: a shown frame's
+#: source context and carets, argument dumps, separators, pytest's hints and reprs ("frame");
+#: the frames of site-packages / the standard library ("library"); -vv's short-summary reason
+#: lines that the section above shows ("summary")
+_CUT_KINDS = (("frame", "traceback line"), ("library", "library frame line"),
+              ("summary", "short-summary reason line"))
 
 _rx = None
 
@@ -84,10 +94,16 @@ class _Block:
     by the frame's `E` lines; held until the short test summary names its test."""
 
     __slots__ = ("title", "lines", "dropped", "code", "location", "e_lines", "e_indent",
-                 "expect_code", "captured", "emitted", "context")
+                 "expect_code", "captured", "emitted", "context", "cut", "pending", "lib_frame",
+                 "raw")
 
     def __init__(self, title: str):
         self.title = title
+        self.raw = 0  # the section's non-blank raw lines (its title aside)
+        self.cut: dict[str, int] = {}  # how many of them were cut, by kind
+        self.pending = 0  # source/caret lines of the current long frame: its kind is known
+        #                   at its location line (a library frame's go with it)
+        self.lib_frame = False  # the current short / native frame is a library frame
         self.lines: list[str] = []
         self.dropped = 0
         self.code: str | None = None
@@ -105,19 +121,32 @@ class _Block:
         else:
             self.dropped += 1
 
+    def count(self, kind: str, n: int = 1) -> None:
+        self.cut[kind] = self.cut.get(kind, 0) + n
+
+    def resolve(self, library: bool = False) -> None:
+        """The pending source lines belong to a frame now known to be a library's or not."""
+        if self.pending:
+            self.count("library" if library else "frame", self.pending)
+            self.pending = 0
+
     def add_e(self, rest: str) -> None:
         text = rest.strip()
-        if not text or text.startswith(
+        if not text:
+            return  # a blank `E` line: nothing to count
+        if text.startswith(
                 ("Use -v to get", "Use -vv to get", "...Full output truncated")) or (
                 text.startswith("Omitting ") and "identical items" in text) or (
                 text.startswith("+") and " object at 0x" in text):
-            return  # pytest's hints and object reprs, not the assertion
+            self.count("frame")  # pytest's hints and object reprs, not the assertion
+            return
         indent = len(rest) - len(rest.lstrip(" "))
         if self.e_indent is None:
             self.e_indent = indent
         text = "E " + rest[min(indent, self.e_indent):].rstrip()
         if text.lstrip("E ").startswith("+") and text in self.e_lines:
-            return  # a `+  where …` line pytest printed again (-vv)
+            self.count("frame")  # a `+  where …` line pytest printed again (-vv)
+            return
         self.e_lines.append(text)
 
     def flush_frame(self) -> None:
@@ -206,6 +235,7 @@ class Pytest(Filter):
         self.noise = 0         # session header, progress dots, section banners dropped
         self.warning_source = 0  # the source line under a warning, `-- Docs:` dropped
         self.reports = 0       # PASSES / XPASSES / XFAILURES section lines dropped
+        self.cut: dict[str, int] = {}  # failure-section lines cut, by kind (see _CUT_KINDS)
 
     def _rel(self, line: str) -> str:
         if self.rootdir and self.rootdir in line:
@@ -309,6 +339,9 @@ class Pytest(Filter):
             yield omitted(self.warning_source, "warning source line" + "s" * (self.warning_source > 1))
         if self.reports:
             yield omitted(self.reports, "pass/xfail report line" + "s" * (self.reports > 1))
+        for kind, noun in _CUT_KINDS:
+            if self.cut.get(kind):
+                yield omitted(self.cut[kind], noun + "s" * (self.cut[kind] > 1))
 
     # -- states --------------------------------------------------------------------------
     def _other(self, line: str):
@@ -375,7 +408,10 @@ class Pytest(Filter):
                 block = self.block = _Block("")
             else:
                 return
+        if stripped and not (stripped == "E" and line.startswith("E")):
+            block.raw += 1  # (a blank `E` line carries nothing)
         if banner and banner.group(1) == "-" and banner.group(2):
+            block.resolve()
             block.flush_frame()
             block.captured = 0
             block.add(f"{banner.group(2)}:")
@@ -387,7 +423,10 @@ class Pytest(Filter):
             else:
                 block.dropped += 1
             return
-        if not stripped or (stripped.startswith("_ _") and set(stripped) <= {"_", " "}):
+        if not stripped:
+            return
+        if stripped.startswith("_ _") and set(stripped) <= {"_", " "}:
+            block.count("frame")  # the separator between two frames
             return
         if line.startswith("E ") or line == "E":
             block.add_e(self._rel(line[1:]))
@@ -400,14 +439,24 @@ class Pytest(Filter):
                     for context in block.context:
                         block.add("  " + context)
                     block.context = []
+            else:
+                block.pending += 1
             return
         if rx.caret.match(line):
+            if block.lib_frame:
+                block.count("library")
+            else:
+                block.pending += 1
             return
         native = rx.native.match(line)
         if native:
+            block.resolve()
             block.flush_frame()
             path = native.group(1)
-            if not _library_path(path):
+            block.lib_frame = _library_path(path)
+            if block.lib_frame:
+                block.count("library")
+            else:
                 lineno = line.split(", line ", 1)[1].split(",", 1)[0]
                 block.location = f"{self._rel(path)}:{lineno}"
             block.expect_code = True
@@ -417,16 +466,25 @@ class Pytest(Filter):
             if location and not line.startswith(("ImportError", "SyntaxError")):
                 path, lineno, rest = location.groups()
                 if rest.startswith("in "):  # --tb=short: the code line follows
+                    block.resolve()
                     block.flush_frame()
-                    if not _library_path(path):
+                    block.lib_frame = _library_path(path)
+                    if block.lib_frame:
+                        block.count("library")
+                    else:
                         block.location = f"{self._rel(path)}:{lineno}"
                     block.expect_code = True
                     return
                 # --tb=long / auto: the frame's `>` line and E lines came before it
+                block.lib_frame = False
                 if _library_path(path):
+                    # the location line, its `>` line and its source lines
+                    block.count("library", 1 + (block.code is not None))
+                    block.resolve(library=True)
                     block.code = None
                     block.flush_frame()
                     return
+                block.resolve()
                 block.location = f"{self._rel(path)}:{lineno}"
                 if block.code is None and rest and not block.e_lines:
                     block.code = rest  # --tb=line: `path:N: message`
@@ -435,13 +493,20 @@ class Pytest(Filter):
                     self._end_block()  # --tb=line: this location line ends one failure
                 return
             block.flush_frame()
-            if stripped in ("Traceback:", "Traceback (most recent call last):", "???"):
+            if stripped in ("Traceback:", "Traceback (most recent call last):"):
+                block.count("frame")
+                return
+            if stripped == "???":  # the source of a frozen module's frame
+                block.count("library" if block.lib_frame else "frame")
                 return
             if stripped.startswith("Hint: make sure your test modules"):
+                block.count("frame")
                 return
             if rx.argdump.match(line):
                 if self.very_verbose and " object at 0x" not in line:
                     block.add("  " + self._rel(line.rstrip()))  # -vv: a fixture's value
+                else:
+                    block.count("frame")
                 return
             block.add(self._rel(line.rstrip()))
             return
@@ -453,27 +518,43 @@ class Pytest(Filter):
             block.expect_code = False
             if block.location is None:
                 block.code = None  # a library frame: its code line goes too
+                block.count("library")
             block.flush_frame()
         elif block.e_lines and self.tb_line:
-            block.add_e(self._rel(line))
+            if stripped.startswith(("Use -v to get", "Use -vv to get")):
+                block.count("frame")
+            else:
+                block.add_e(self._rel(line))
+        elif block.lib_frame:
+            block.count("library")
         elif self.very_verbose:
             block.context.append(line.rstrip())
-            del block.context[:-_CONTEXT_LINES]
+            if len(block.context) > _CONTEXT_LINES:
+                block.pending += len(block.context) - _CONTEXT_LINES
+                del block.context[:-_CONTEXT_LINES]
+        else:
+            block.pending += 1
 
     def _end_block(self):
         block = self.block
         if block is None:
             return
         block.flush_frame()
+        block.pending += len(block.context)  # -vv: source lines after the last failing line
+        block.context = []
+        block.resolve()
         self.block = None
         self.blocks.setdefault(block.title, []).append(block)
         self.block_order.append(block)
 
     def _emit_block(self, header: str, block):
         yield header
+        for kind, n in block.cut.items():
+            self.cut[kind] = self.cut.get(kind, 0) + n
         if block.lines and block.lines == self.last_lines and not block.dropped:
             # a parametrized test failing the same way: its lines are the ones just above
-            yield "  (the same failure as above)"
+            shown = block.raw - sum(block.cut.values())  # its raw lines the ones above show
+            yield "  " + omitted(shown, "lines of the same failure as above")
             return
         self.last_lines = block.lines
         yield from block.lines
@@ -506,6 +587,8 @@ class Pytest(Filter):
             # the rest of a multi-line reason (-vv): its section above has it already
             if self.reason_in_block is False and stripped:
                 yield self._rel(line.rstrip())
+            elif stripped:
+                self.cut["summary"] = self.cut.get("summary", 0) + 1
             return
         self.reason_in_block = None
         if stripped.startswith("PASSED ") and self.passes_asked:

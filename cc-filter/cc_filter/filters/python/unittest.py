@@ -10,10 +10,12 @@ call last):`, frames inside the standard library, caret lines, difflib's `?   ++
 markers and assertSequenceEqual's prose before its diff (`First extra element 1:` …, the
 diff below it shows the same), blank lines. Paths under the
 project root (inferred from the failing test's module) are shown relative to it.
-The drops outside the failure blocks are counted at the end: `... (24 passing tests omitted)`
-(the `… ok` lines of -v), `... (2 progress/ruler lines omitted)` (dots lines and rulers); the
-caps say `... (N more … omitted)`. A failed run is teed by the runner anyway, so the lines cut
-inside a traceback (library frames, carets, `Traceback …`) are not counted one by one.
+The drops are counted at the end: `... (24 passing tests omitted)` (the `… ok` lines of -v),
+`... (2 progress/ruler lines omitted)` (dots lines and rulers), and with the lines cut inside the
+failure blocks (`Traceback …`, carets, a FAIL's code line, difflib's markers, the sequence prose)
+in the same marker, `... (18 progress/ruler/traceback lines omitted)`; `... (3 library frame
+lines omitted)` (the standard-library frames with their code); the caps say `... (N more …
+omitted)`.
 Injects nothing. Tested with Python 3.11.7's unittest (plain and -v; the module-import error
 case included); the layout is unchanged from 3.8 to 3.13.
 """
@@ -65,6 +67,9 @@ class Unittest(Filter):
         self.notable_dropped = 0
         self.passing = 0  # `… ok` lines dropped
         self.noise = 0    # progress dots lines and rulers dropped
+        self.traceback = 0  # cut inside a failure block: `Traceback …`, carets, a FAIL's code
+        #                     line, difflib's `?` markers, assertSequenceEqual's prose
+        self.library = 0  # the lines of standard-library / site-packages frames
 
     def _end_block(self):
         yield from self._flush_frame()
@@ -112,6 +117,7 @@ class Unittest(Filter):
 
     def _block_line(self, line: str, stripped: str):
         if stripped == "Traceback (most recent call last):":
+            self.traceback += 1
             return
         if line.startswith(("FAIL: ", "ERROR: ", "UNEXPECTED SUCCESS: ")) and line.endswith(")"):
             # `FAIL: test_x (module.Class.test_x)` → `FAIL: module.Class.test_x`, the id to rerun
@@ -128,6 +134,7 @@ class Unittest(Filter):
             yield from self._flush_frame()
             if _library_frame(line):
                 self.skip_code = True
+                self.library += 1
                 return
             path = self._rel(line.split('"', 2)[1])
             lineno = line.split(", line ", 1)[1].split(",", 1)[0]
@@ -138,19 +145,26 @@ class Unittest(Filter):
             if self.frame is not None and stripped.strip("^~ "):
                 if self.frame_code is None:
                     self.frame_code = stripped  # the frame's code line
+                else:
+                    self.traceback += 1
                 return
             if self.skip_code:
-                return  # a standard-library frame's code line
+                self.library += 1  # a standard-library frame's code and caret lines
+                return
         if not stripped.strip("^~ "):
+            self.traceback += 1
             return  # caret line under the failing expression
         if line.startswith("? ") and not stripped[1:].strip(" +-^"):
+            self.traceback += 1
             return  # difflib's column markers under a `- / +` diff line
         if self.skip_value:
             self.skip_value = False
+            self.traceback += 1
             return
         if _sequence_preamble(stripped):
             # assertSequenceEqual's prose before its diff says what the diff shows
             self.skip_value = stripped.endswith(":")
+            self.traceback += 1
             return
         yield from self._flush_frame()
         self.skip_code = False
@@ -170,6 +184,8 @@ class Unittest(Filter):
             # A FAIL is an assertion whose message shows the values; an ERROR's code line shows
             # what raised, so only ERROR frames keep it.
             shown = f"{frame}: {code}" if code and self.block_kind != "FAIL" else frame
+            if code and shown == frame:
+                self.traceback += 1  # a FAIL frame's code line
             yield from self._add(shown)
 
     def _add(self, line: str):
@@ -185,5 +201,12 @@ class Unittest(Filter):
             yield omitted(self.notable_dropped, "more skipped / expected-failure lines")
         if self.passing:
             yield omitted(self.passing, "passing test" + "s" * (self.passing > 1))
-        if self.noise:
-            yield omitted(self.noise, "progress/ruler line" + "s" * (self.noise > 1))
+        # One marker for the rulers and the traceback lines cut (a failure's answer is short:
+        # its markers are too)
+        cut = self.noise + self.traceback
+        if cut:
+            kinds = "/".join(kind for kind, n in (("progress/ruler", self.noise),
+                                                  ("traceback", self.traceback)) if n)
+            yield omitted(cut, f"{kinds} line" + "s" * (cut > 1))
+        if self.library:
+            yield omitted(self.library, "library frame line" + "s" * (self.library > 1))
