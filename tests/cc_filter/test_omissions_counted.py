@@ -215,6 +215,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
                (r" // Object\.is equality$", "")),
     # python
     # rust, go, jvm, c
+    # cargo fmt --check names each hunk by its `path:line` (`path:1: -3 +13 lines`): its
+    # `Diff in path:1:` / `Diff in path at line 1:` header is looked for as `path:1:`
+    "cargo-fmt": ((r"^Diff in (.+?)(?::| at line )(\d+):$", r"\1:\2:"),),
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
     # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
@@ -257,7 +260,6 @@ CASES = [c for c in cases.discover(FIXTURES) if c.filter_name not in EXEMPT]
 #: the failed-run cases whose dropped lines are not all counted yet (strict xfail: a case
 #: leaves this set in the commit that makes it count)
 PENDING_FAILED = {
-    "cargo-fmt/check-diff",
     "cargo-test/failures", "cargo-test/failures_quiet", "cargo-test/failures_workspace",
     "ctest/failures",
     "diff/unified",
