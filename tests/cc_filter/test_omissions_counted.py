@@ -218,6 +218,14 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # cargo fmt --check names each hunk by its `path:line` (`path:1: -3 +13 lines`): its
     # `Diff in path:1:` / `Diff in path at line 1:` header is looked for as `path:1:`
     "cargo-fmt": ((r"^Diff in (.+?)(?::| at line )(\d+):$", r"\1:\2:"),),
+    # cargo test names a failed test by its section (`---- tests::x stdout ----`, or `---- tests::x
+    # panicked at src/lib.rs:10:9:` when the panic opens it): a `test tests::x ... FAILED` /
+    # `tests::x --- FAILED` line is looked for as the name, the section header as `---- tests::x`,
+    # the panic line as its `panicked at src/lib.rs:10:9:` (the thread is the test the section
+    # names, its id dropped)
+    "cargo-test": ((r"^test (\S+)(?: - should panic)? \.\.\. FAILED$", r"\1"),
+                   (r"^(\S+) --- FAILED$", r"\1"), (r"^(---- \S+) (?:stdout|stderr) ----$", r"\1"),
+                   (r"^thread '[^']+'(?: \(\d+\))? (?=panicked at )", "")),
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
     # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
@@ -260,7 +268,6 @@ CASES = [c for c in cases.discover(FIXTURES) if c.filter_name not in EXEMPT]
 #: the failed-run cases whose dropped lines are not all counted yet (strict xfail: a case
 #: leaves this set in the commit that makes it count)
 PENDING_FAILED = {
-    "cargo-test/failures", "cargo-test/failures_quiet", "cargo-test/failures_workspace",
     "ctest/failures",
     "diff/unified",
     "docker/build-failed",
