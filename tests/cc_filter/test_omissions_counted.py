@@ -226,6 +226,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "cargo-test": ((r"^test (\S+)(?: - should panic)? \.\.\. FAILED$", r"\1"),
                    (r"^(\S+) --- FAILED$", r"\1"), (r"^(---- \S+) (?:stdout|stderr) ----$", r"\1"),
                    (r"^thread '[^']+'(?: \(\d+\))? (?=panicked at )", "")),
+    # ctest re-lays out a failed test's `1/5 Test #1: mean ....***Failed 0.02 sec` as
+    # `Failed: #1 mean` (the timing goes)
+    "ctest": ((r"^\d+/\d+ Test #(\d+): (\S+) \.+ ?\*\*\*([A-Za-z][A-Za-z ()-]*[A-Za-z)]) "
+               r"[0-9.]+ sec$", r"\3: #\1 \2"),),
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
     # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
@@ -268,7 +272,6 @@ CASES = [c for c in cases.discover(FIXTURES) if c.filter_name not in EXEMPT]
 #: the failed-run cases whose dropped lines are not all counted yet (strict xfail: a case
 #: leaves this set in the commit that makes it count)
 PENDING_FAILED = {
-    "ctest/failures",
     "diff/unified",
     "docker/build-failed",
     "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
