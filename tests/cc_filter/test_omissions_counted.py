@@ -230,6 +230,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # `Failed: #1 mean` (the timing goes)
     "ctest": ((r"^\d+/\d+ Test #(\d+): (\S+) \.+ ?\*\*\*([A-Za-z][A-Za-z ()-]*[A-Za-z)]) "
                r"[0-9.]+ sec$", r"\3: #\1 \2"),),
+    # dotnet build shows a message an earlier diagnostic gave as `path(62,34): error CS1061: (same
+    # message as (50,34))`: a diagnostic is looked for as its `path(62,34): error CS1061: ` (the
+    # message there or, said once, at the position named)
+    "dotnet-build": ((r"^(.+?\(\d+(?:,\d+)*\)) ?: (error|warning) (\w+): .*$", r"\1: \2 \3: "),),
     # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
     "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
     # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
@@ -274,7 +278,6 @@ CASES = [c for c in cases.discover(FIXTURES) if c.filter_name not in EXEMPT]
 PENDING_FAILED = {
     "diff/unified",
     "docker/build-failed",
-    "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
     "git-pull/divergent",
     "git-push/rejected-fetch-first", "git-push/rejected-non-fast-forward",
     "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
