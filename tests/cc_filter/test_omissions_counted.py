@@ -234,8 +234,16 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # message as (50,34))`: a diagnostic is looked for as its `path(62,34): error CS1061: ` (the
     # message there or, said once, at the position named)
     "dotnet-build": ((r"^(.+?\(\d+(?:,\d+)*\)) ?: (error|warning) (\w+): .*$", r"\1: \2 \3: "),),
-    # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
-    "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
+    # go test -json: an `output` event is looked for as its Output text (the answer is text, as
+    # for the plain run; its `\t` and `\"` escapes read as printed); go test's `=== RUN TestX`:
+    # the test's name, restated by its `--- FAIL: TestX` line; a panic's project frame, two
+    # lines, becomes `  pkg.TestX (x_test.go:9)`: the function line is looked for as the
+    # function, the location line as `x_test.go:9`
+    "go-test": ((r'\\t(?=.*"\}$)', " "), (r'\\"(?=.*"\}$)', '"'),
+                (r'^\{"Time":"[^"]*","Action":"output",.*?"Output":"\s*(.*?)(?:\\n)?"\}$', r"\1"),
+                (r"^=== RUN\s+(\S+)$", r"\1"),
+                (r"^((?:[\w.-]+/)*[\w-]+\.\S*?)\([^()]*\)$", r"\1"),
+                (r"^/\S*/([^/\s]+\.go:\d+)(?: \+0x[0-9a-f]+)?$", r"\1")),
     # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
     # the error is shown, the task named by the `Execution failed for task` line
     "gradle": ((r"^(?:> Task )?:[\w:.-]+(?=/)", ""),),
@@ -280,7 +288,6 @@ PENDING_FAILED = {
     "docker/build-failed",
     "git-pull/divergent",
     "git-push/rejected-fetch-first", "git-push/rejected-non-fast-forward",
-    "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
     "golangci-lint/errcheck_issued_lines",
     "mypy/errors_pretty", "mypy/strict",
     "next/build-error",
