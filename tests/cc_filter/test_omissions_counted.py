@@ -234,6 +234,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # message as (50,34))`: a diagnostic is looked for as its `path(62,34): error CS1061: ` (the
     # message there or, said once, at the position named)
     "dotnet-build": ((r"^(.+?\(\d+(?:,\d+)*\)) ?: (error|warning) (\w+): .*$", r"\1: \2 \3: "),),
+    # golangci-lint shows a finding `path:12:3: msg (linter)` as `path:12:3 msg (linter)`, or as
+    # `path:12:3 (linter, as above)` when an earlier finding gave the message and linter: its
+    # line is looked for as its position
+    "golangci-lint": ((r"^([^\s:][^:]*:\d+(?::\d+)?): .*\([a-z0-9][a-z0-9_-]*\)$", r"\1 "),),
     # go test -json: an `output` event is looked for as its Output text (the answer is text, as
     # for the plain run; its `\t` and `\"` escapes read as printed); go test's `=== RUN TestX`:
     # the test's name, restated by its `--- FAIL: TestX` line; a panic's project frame, two
@@ -288,7 +292,6 @@ PENDING_FAILED = {
     "docker/build-failed",
     "git-pull/divergent",
     "git-push/rejected-fetch-first", "git-push/rejected-non-fast-forward",
-    "golangci-lint/errcheck_issued_lines",
     "mypy/errors_pretty", "mypy/strict",
     "next/build-error",
     "ng-build/build-errors",
