@@ -18,11 +18,13 @@ def _ansi_pattern():
     if _ansi is None:
         import re
 
-        # CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and two-byte escapes. None can
+        # CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), charset designations (ESC ( B,
+        # which `tput sgr0` prints before its `ESC [m`), and two-byte escapes. None can
         # match a newline, so the pattern may run over many lines joined at once (same result).
         # ESC is factored out: a literal first character lets `re` skip ahead to each ESC.
         _ansi = re.compile(
-            r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+            r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b\n]*(?:\x07|\x1b\\)|[()*+][0-~]"
+            r"|[@-Z\\-_])")
     return _ansi
 
 

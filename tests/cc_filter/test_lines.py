@@ -11,6 +11,7 @@ from cc_filter import lines
     ("crlf\r", "crlf"),
     ("a\r\nb\rc", "a\nc"),
     ("\x1b[2K\r\x1b[1Gdone", "done"),
+    ("\x1b[32m+x\n\x1b(B\x1b[m y", "+x\n y"),  # tput sgr0's charset designation
     ("plain", "plain"),
 ])
 def test_strip_ansi(raw, clean):

@@ -298,8 +298,39 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "unittest": ((r"^((?:FAIL|ERROR|UNEXPECTED SUCCESS): )\S+ \((\S+)\)$", r"\1\2"),
                  (r"^File \"(?:[^\"]*/)?([^/\"]+)\", line (\d+), in \S+$", r"\1:\2")),
     # rust, go, jvm, c
-    # go test's `=== RUN TestX`: the test's name, restated by its `--- FAIL: TestX` line
-    "go-test": ((r"^=== RUN\s+(\S+)$", r"\1"),),
+    # cargo fmt --check names each hunk by its `path:line` (`path:1: -3 +13 lines`): its
+    # `Diff in path:1:` / `Diff in path at line 1:` header is looked for as `path:1:`
+    "cargo-fmt": ((r"^Diff in (.+?)(?::| at line )(\d+):$", r"\1:\2:"),),
+    # cargo test names a failed test by its section (`---- tests::x stdout ----`, or `---- tests::x
+    # panicked at src/lib.rs:10:9:` when the panic opens it): a `test tests::x ... FAILED` /
+    # `tests::x --- FAILED` line is looked for as the name, the section header as `---- tests::x`,
+    # the panic line as its `panicked at src/lib.rs:10:9:` (the thread is the test the section
+    # names, its id dropped)
+    "cargo-test": ((r"^test (\S+)(?: - should panic)? \.\.\. FAILED$", r"\1"),
+                   (r"^(\S+) --- FAILED$", r"\1"), (r"^(---- \S+) (?:stdout|stderr) ----$", r"\1"),
+                   (r"^thread '[^']+'(?: \(\d+\))? (?=panicked at )", "")),
+    # ctest re-lays out a failed test's `1/5 Test #1: mean ....***Failed 0.02 sec` as
+    # `Failed: #1 mean` (the timing goes)
+    "ctest": ((r"^\d+/\d+ Test #(\d+): (\S+) \.+ ?\*\*\*([A-Za-z][A-Za-z ()-]*[A-Za-z)]) "
+               r"[0-9.]+ sec$", r"\3: #\1 \2"),),
+    # dotnet build shows a message an earlier diagnostic gave as `path(62,34): error CS1061: (same
+    # message as (50,34))`: a diagnostic is looked for as its `path(62,34): error CS1061: ` (the
+    # message there or, said once, at the position named)
+    "dotnet-build": ((r"^(.+?\(\d+(?:,\d+)*\)) ?: (error|warning) (\w+): .*$", r"\1: \2 \3: "),),
+    # golangci-lint shows a finding `path:12:3: msg (linter)` as `path:12:3 msg (linter)`, or as
+    # `path:12:3 (linter, as above)` when an earlier finding gave the message and linter: its
+    # line is looked for as its position
+    "golangci-lint": ((r"^([^\s:][^:]*:\d+(?::\d+)?): .*\([a-z0-9][a-z0-9_-]*\)$", r"\1 "),),
+    # go test -json: an `output` event is looked for as its Output text (the answer is text, as
+    # for the plain run; its `\t` and `\"` escapes read as printed); go test's `=== RUN TestX`:
+    # the test's name, restated by its `--- FAIL: TestX` line; a panic's project frame, two
+    # lines, becomes `  pkg.TestX (x_test.go:9)`: the function line is looked for as the
+    # function, the location line as `x_test.go:9`
+    "go-test": ((r'\\t(?=.*"\}$)', " "), (r'\\"(?=.*"\}$)', '"'),
+                (r'^\{"Time":"[^"]*","Action":"output",.*?"Output":"\s*(.*?)(?:\\n)?"\}$', r"\1"),
+                (r"^=== RUN\s+(\S+)$", r"\1"),
+                (r"^((?:[\w.-]+/)*[\w-]+\.\S*?)\([^()]*\)$", r"\1"),
+                (r"^/\S*/([^/\s]+\.go:\d+)(?: \+0x[0-9a-f]+)?$", r"\1")),
     # old Gradle glues a compiler error to its task line (`:compileJava/src/…: error: …`):
     # the error is shown, the task named by the `Execution failed for task` line
     "gradle": ((r"^(?:> Task )?:[\w:.-]+(?=/)", ""),),
@@ -364,16 +395,6 @@ _MARKERS = (
 )
 _REPEAT = re.compile(r" \(×(\d+)\)$")
 CASES = [c for c in cases.discover(FIXTURES) if c.filter_name not in EXEMPT]
-#: the failed-run cases whose dropped lines are not all counted yet (strict xfail: a case
-#: leaves this set in the commit that makes it count)
-PENDING_FAILED = {
-    "cargo-fmt/check-diff",
-    "cargo-test/failures", "cargo-test/failures_quiet", "cargo-test/failures_workspace",
-    "ctest/failures",
-    "dotnet-build/build-errors", "dotnet-build/build-errors-tl",
-    "go-test/panic", "go-test/panic_verbose", "go-test/uuid_failures_json",
-    "golangci-lint/errcheck_issued_lines",
-}
 
 
 @pytest.fixture(autouse=True)
@@ -437,14 +458,7 @@ def vanished_lines(case, output: str) -> tuple[list[str], int]:
     return gone, loose
 
 
-def _param(case):
-    if case.id in PENDING_FAILED:
-        return pytest.param(case, id=case.id, marks=pytest.mark.xfail(
-            strict=True, reason="a failed run's dropped lines not all counted yet"))
-    return pytest.param(case, id=case.id)
-
-
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_dropped_lines_are_counted(case, tmp_path):
     result = cases.run_fixture_case(case, tee_dir=str(tmp_path / "tee"))
     assert not result.failures, "\n".join(result.failures)

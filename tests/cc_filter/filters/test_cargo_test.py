@@ -46,6 +46,7 @@ def test_failure_section_keeps_panic_location_and_values():
         "... (1 Finished lines omitted)",
         "... (2 suite header lines omitted)",  # `Running unittests …`, `running 3 tests`
         "... (1 passing tests omitted)",
+        "... (3 failure list lines omitted)",  # both `failures:`, the name its section has
         "... (1 backtrace hints omitted)",
         "error: test failed, to rerun pass `-p ledger-money --lib`",
     ]

@@ -60,7 +60,7 @@ def test_console_logger_summary_is_not_repeated_and_said_so():
     errors = [line for line in out if ": error CS" in line]
     assert len(errors) == 19  # each error once, though the raw output has each twice
     assert sum(": error CS" in line for line in lines) == 38
-    assert "(MSBuild's summary repeated 20 of the diagnostics above)" in out
+    assert "... (20 diagnostics repeated in the summary omitted)" in out
     assert "... (2 diagnostics repeated for other projects omitted)" in out  # NETSDK1057 x3
     assert out.index("Build FAILED.") < out.index("    19 Error(s)")
 
@@ -71,9 +71,19 @@ def test_a_repeated_message_keeps_its_position_and_code():
     again = [line for line in out if "TableProcessorRegistry.cs(62,34)" in line]
     assert again == ["/Users/rich/git/smooth-markdown-table/src/MarkdownTable.Documents/"
                      "TableProcessorRegistry.cs(62,34): error CS1061: "
-                     "(same message and project as above)"]
+                     "(same message as (50,34))"]  # not (56,34)'s, the line above it
     first = [line for line in out if "TableProcessorRegistry.cs(50,34)" in line]
     assert "does not contain a definition for 'IsStreaming'" in first[0]
+
+
+def test_a_message_given_in_another_file_or_project_names_it():
+    message = "error CS0246: The type or namespace name 'Foo' could not be found (are you missing a using directive?)"
+    lines = [f"/p/A/One.cs(3,5): {message} [/p/A/A.csproj]",
+             f"/p/A/Two.cs(7,9): {message} [/p/A/A.csproj]",
+             f"/p/B/Three.cs(1,2): {message} [/p/B/B.csproj]"]
+    out = run(DotnetBuild, ["dotnet", "build"], lines)
+    assert out[1:] == ["/p/A/Two.cs(7,9): error CS0246: (same message as One.cs(3,5))",
+                       "/p/B/Three.cs(1,2): error CS0246: (same message as One.cs(3,5)) [/p/B/B.csproj]"]
 
 
 def test_machine_formats_pass_through():

@@ -66,6 +66,13 @@ def test_panic_keeps_message_and_project_frames_only():
     ]
 
 
+def test_a_method_frame_keeps_its_receiver_and_name():
+    text = PANIC.replace("example.com/inventory/order.TestLookup(0xc000098680)",
+                         "example.com/inventory/order.(*Store).Get(0xc000098680, 0x3)")
+    out = list(GoTest(["go", "test", "./..."]).run(text.splitlines(), 1))
+    assert "  example.com/inventory/order.(*Store).Get (order_bugs_test.go:9)" in out
+
+
 def test_json_events_get_the_text_rules():
     """-json: each event's Output goes through the text rules; non-JSON lines too."""
     import json

@@ -10,11 +10,12 @@ indented diagnostics), `Build failed with 2 error(s) in 0.9s`.
 
 Kept: every diagnostic line as printed (whole path, position, code, message, project), the
 result lines and counts. A diagnostic printed again (MSBuild's summary) is not repeated: an
-exact repeat is said in one closing line, the same diagnostic for another project (a shared
-`.targets` file, `NETSDK1057` once per project) is counted in a marker. A message that an
-earlier diagnostic already gave (the same code and text at another position: `CS1061 …`
-ten times) is shown as `path(l,c): error CS1061: (same message and project as above)`
-(`(message as above) [other.csproj]` for another project).
+exact repeat is counted in a closing marker (`... (20 diagnostics repeated in the summary
+omitted)`), the same diagnostic for another project (a shared `.targets` file, `NETSDK1057`
+once per project) too. A message that an earlier diagnostic already gave (the same code and
+text at another position: `CS1061 …` ten times) is shown as `path(62,34): error CS1061: (same
+message as (50,34))`, naming where it was given (its file too when that is another one, and
+` [other.csproj]` when the project is another).
 Counted in `... (N … omitted)` markers: restore progress, the MSBuild banner, per-project
 output lines (`Lib -> bin/Lib.dll`, `Lib succeeded (0.1s) → …`), `Time Elapsed`.
 Anything else passes through unchanged.
@@ -57,6 +58,15 @@ def split_project(text: str) -> tuple[str, str]:
     return text, ""
 
 
+def _split_position(where: str) -> tuple[str, str]:
+    """`/p/a.cs(12,30)` → (`/p/a.cs`, `(12,30)`); the position is "" when absent."""
+    if where.endswith(")"):
+        cut = where.rfind("(")
+        if cut > 0:
+            return where[:cut], where[cut:]
+    return where, ""
+
+
 def parse_diagnostic(line: str):
     """(indent, where, category, code, text, project) of an MSBuild diagnostic line, else None.
     Cheap for other lines: the regex runs only on lines naming a category."""
@@ -80,7 +90,7 @@ class MSBuildOutput:
     def __init__(self):
         self.seen: set[str] = set()  # exact diagnostic lines shown
         self.keys: set[tuple] = set()  # (where, category, code, text) shown
-        self.messages: dict[tuple, str] = {}  # (category, code, text) → its first project
+        self.messages: dict[tuple, tuple] = {}  # (category, code, text) → its first (where, project)
         self.summary_repeats = 0
         self.other_project = 0
         self.counts = {"restore": 0, "banner": 0, "outputs": 0, "timing": 0}
@@ -122,17 +132,23 @@ class MSBuildOutput:
             return (line,)
         first = self.messages.get(message)
         if first is None:
-            self.messages[message] = project
+            self.messages[message] = (where, project)
             return (line,)
-        if first == project:
-            return (f"{indent}{where}: {category} {code}: (same message and project as above)",)
-        return (f"{indent}{where}: {category} {code}: (message as above) [{project}]",)
+        first_where, first_project = first
+        # `(50,34)` in the same file, `Other.cs(50,34)` in another
+        path, at = _split_position(where)
+        first_path, first_at = _split_position(first_where)
+        if first_at and first_path == path:
+            ref = first_at
+        else:
+            ref = first_path.replace("\\", "/").rsplit("/", 1)[-1] + first_at
+        other = "" if first_project == project else f" [{project}]"
+        return (f"{indent}{where}: {category} {code}: (same message as {ref}){other}",)
 
     def closing(self):
         out = []
         if self.summary_repeats:
-            out.append(f"(MSBuild's summary repeated {self.summary_repeats} of the diagnostics "
-                       "above)")
+            out.append(omitted(self.summary_repeats, "diagnostics repeated in the summary"))
         if self.other_project:
             out.append(omitted(self.other_project, "diagnostics repeated for other projects"))
         kinds = (("restore", "restore lines"), ("banner", "banner lines"),

@@ -2,9 +2,8 @@
 
 Keeps every warning and error line as MSBuild printed it (`path(12,30): error CS1002: ;
 expected [/p/proj.csproj]`), once: the console logger's summary, which prints each of them a
-second time after `Build FAILED.`, is said in one line (`(MSBuild's summary repeated 20 of the
-diagnostics above)`); a message already given at another position becomes `(same message
-and project as above)`.
+second time after `Build FAILED.`, is counted (`... (20 diagnostics repeated in the summary
+omitted)`); a message already given at another position becomes `(same message as (50,34))`.
 Keeps `Build succeeded.` / `Build FAILED.`, `N Warning(s)`, `N Error(s)` and the terminal
 logger's `  App failed with 2 error(s)` and `Build failed with … in 0.9s` lines. Counts restore
 progress, the MSBuild banner, `Lib -> bin/Lib.dll` output lines and `Time Elapsed` in markers.

@@ -297,7 +297,9 @@ class GoTest(TrimmedLineFilter):
                 self.frames += 1
                 # `pkg/path.Func (file_test.go:9)`: the function names the package, the file is
                 # named as go test's own log lines name it
-                yield f"  {func.split('(', 1)[0]} ({location.rsplit('/', 1)[-1]})"
+                # (its argument words go: the last parenthesis, `pkg.(*T).Get(0xc0)` → `pkg.(*T).Get`)
+                name = func[:func.rfind("(")] if func.endswith(")") else func
+                yield f"  {name} ({location.rsplit('/', 1)[-1]})"
             else:
                 self.tally.add(_STACK, 2)
             return

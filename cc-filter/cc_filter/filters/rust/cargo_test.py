@@ -16,10 +16,13 @@ Every dropped line is counted, one marker per kind before cargo's summary lines:
 tests`, `suite header lines` (`Running …`, `Doc-tests …`, `running N tests`), `-q progress
 lines`, `empty suite results`, build progress with the `Finished` line (`... (21
 Compiling/Finished lines omitted)`), `backtrace hints` (`note: run with RUST_BACKTRACE=1`),
-the compile diagnostics' own (`_rustc.py`), ignored tests and output lines past their caps; a failure section's lines past
-its cap are counted where they were cut. Not counted, because restated: passing suites' result
-lines (folded, less their timing), the `failures:` name list and the `test … FAILED` lines of
-tests that have a section, the panic line merged into its section header.
+the `failures:` headings and the names the list under the second one repeats (`failure list
+lines`), the compile diagnostics' own (`_rustc.py`), ignored tests and output lines past their
+caps; a failure section's lines past its cap are counted where they were cut. Not counted,
+because restated: passing suites' result lines (folded, less their timing), the `test …
+FAILED` lines (the test's section names it, or the line is shown), the name list's entry for a
+test that has neither (shown as `test … FAILED`), the panic line merged into its section
+header.
 Passes everything through for `--message-format=json`, `-- --format json|junit|terse` and
 `-- --list`. Injects nothing. `cargo nextest` has its own filter (cargo-nextest). Tested with
 cargo / rustc 1.95.0 (default
@@ -103,6 +106,8 @@ class CargoTest(Filter):
                 self.state = "names" if line == "failures:" else "tests"
                 if line.startswith("test result: "):
                     self._result(line)
+                else:
+                    self.tally.add("failure list lines")
                 return
             if not stripped:
                 return
@@ -129,7 +134,9 @@ class CargoTest(Filter):
             if line.startswith("    "):
                 name = stripped
                 if name not in self.sections and name not in self.failed:
-                    self.failed.append(name)
+                    self.failed.append(name)  # shown as `test name ... FAILED`
+                else:
+                    self.tally.add("failure list lines")  # named by its section already
                 return
             if not stripped:
                 return
@@ -138,6 +145,7 @@ class CargoTest(Filter):
             self._result(line)
             return
         if line == "failures:":
+            self.tally.add("failure list lines")
             self.state = "section"
             return
         if line.startswith("test ") and " ... " in line:
