@@ -4,7 +4,8 @@
 printed it (relative to the working directory when it lies under it), so the agent can copy
 `src/lib/cart.js:4:3` into its next command: `src/lib/cart.js:4:3 Unexpected var, use let or
 const instead (no-var)`. What goes is the column padding and the per-file headers; a message
-repeated at several places keeps its first wording and later places say `(no-var, as above)`.
+repeated at several places keeps its first wording and later places say `(no-var, as above)`
+(`(no-var, as at src/a.js:4:3)` when another message of that rule came between).
 Errors carry no label; other severities are named (`warning: …`, `info: …`).
 
 Imports nothing heavy (no `re`): linters run through `cc-filter run` on every fix loop.
@@ -48,22 +49,32 @@ class Findings:
     def render(self) -> list[str]:
         """One line per finding, in the order the tool printed them:
         `path:line:col message (rule)`; the same message and rule again (a repeated finding)
-        → `path:line:col (rule, as above)`."""
+        → `path:line:col (rule, as above)`, or `(rule, as at path:line:col)` when the rule has
+        been shown above with more than one message and the line just above is another one
+        (then "above" would not say which)."""
         shown = {path: relative(path) for path in self.paths}
-        rows = []
-        for (severity, rule, message), by_file in self.groups.items():
-            label = "" if severity == self.default_severity else f"{severity}: "
-            text = f"{label}{message} ({rule})" if rule else f"{label}{message}"
-            again = f"{label}({rule}, as above)" if rule else ""
-            first = True
-            for path, positions in by_file.items():
-                for position in positions:
-                    rows.append((path, position, text if first or not again else again))
-                    first = False
         order = {path: i for i, path in enumerate(self.paths)}
+        rows = [(path, position, key) for key, by_file in self.groups.items()
+                for path, positions in by_file.items() for position in positions]
         rows.sort(key=lambda r: (order[r[0]], _position_key(r[1])))
-        return [f"{shown[path]}:{position} {text}" for path, position, text in rows]
-
+        first_place: dict[tuple, str] = {}        # group → where its message was shown
+        messages: dict[tuple, int] = {}           # (severity, rule) → messages shown so far
+        out, previous = [], None
+        for path, position, key in rows:
+            severity, rule, message = key
+            label = "" if severity == self.default_severity else f"{severity}: "
+            place = f"{shown[path]}:{position}"
+            if rule and key in first_place:
+                if messages[(severity, rule)] == 1 or key == previous:
+                    out.append(f"{place} {label}({rule}, as above)")
+                else:
+                    out.append(f"{place} {label}({rule}, as at {first_place[key]})")
+                previous = key
+                continue
+            previous, first_place[key] = key, place
+            messages[(severity, rule)] = messages.get((severity, rule), 0) + 1
+            out.append(f"{place} {label}{message} ({rule})" if rule else f"{place} {label}{message}")
+        return out
 
     def render_grouped(self) -> list[str]:
         """The older, denser form (yamllint and shellcheck still use it; positions after the

@@ -192,6 +192,19 @@ def test_findings_render_each_finding_with_its_path_in_place_order():
     assert findings.summary() == "3 problems (2 errors, 1 warning) in 1 file"
 
 
+def test_a_repeat_names_its_message_when_the_rule_has_two_above():
+    """`as above` must say which message: with two messages of one rule shown, a repeat not
+    right after its own message points at the place its message was shown."""
+    findings = Findings()
+    findings.add("/p/a.go", 1, 1, "error", "Write not checked", "errcheck")
+    findings.add("/p/a.go", 2, 1, "error", "Close not checked", "errcheck")
+    findings.add("/p/a.go", 3, 1, "error", "Close not checked", "errcheck")
+    findings.add("/p/a.go", 4, 1, "error", "Write not checked", "errcheck")
+    assert findings.render() == [
+        "/p/a.go:1:1 Write not checked (errcheck)", "/p/a.go:2:1 Close not checked (errcheck)",
+        "/p/a.go:3:1 (errcheck, as above)", "/p/a.go:4:1 (errcheck, as at /p/a.go:1:1)"]
+
+
 def test_paths_by_directory_sorts_and_writes_shared_extensions_once():
     assert paths_by_directory(["src/b.js", "src/a.js", "README.md", "src/c.css"]) == [
         "  ./: README.md", "  src/: a.js b.js c.css"]

@@ -71,3 +71,18 @@ def test_notes_stay_with_their_error_and_block_folding():
 
 def test_json_output_passes_through():
     assert run(["mypy", "-O", "json", "."], '{"file": "a.py"}\n') == ['{"file": "a.py"}']
+
+
+def test_a_repeat_names_its_message_when_its_code_had_another_since():
+    """mypy's no-untyped-def has two wordings: a repeat after the other one says where its
+    own was shown, so `as above` never points at the wrong message."""
+    missing = "Function is missing a type annotation  [no-untyped-def]"
+    returns = "Function is missing a return type annotation  [no-untyped-def]"
+    text = "".join(f"legacy.py:{n}: error: {m}\n"
+                   for n, m in ((1, missing), (5, returns), (9, returns), (13, missing)))
+    assert run(["mypy", "--strict", "legacy.py"], text) == [
+        f"legacy.py:1: error: {missing}",
+        f"legacy.py:5: error: {returns}",
+        "legacy.py:9: error: (no-untyped-def, as above)",
+        "legacy.py:13: error: (no-untyped-def, as at legacy.py:1)",
+    ]

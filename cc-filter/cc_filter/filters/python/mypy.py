@@ -7,7 +7,8 @@ Compacts: `--pretty` output back to one line per message (wrapped lines joined, 
 excerpt and `^~~~` markers dropped and counted: `... (6 source excerpt lines omitted)`); every
 error stays on its own line with its `path:line`, but a message shown before under the same
 code (`--strict` on untyped code: "Function is missing a type annotation") says
-`path:12: error: (no-untyped-def, as above)`, and one that differs from an earlier one only
+`path:12: error: (no-untyped-def, as above)` (`as at path:1` when another message of that
+code came between), and one that differs from an earlier one only
 in its quoted name keeps the name: `path:40: error: "load" (no-untyped-call, as above)`.
 Drops: `-v` LOG/TRACE lines.
 Passes everything through for machine formats the user asked for (`-O json`, `--output`).
@@ -56,7 +57,9 @@ class Mypy(TrimmedLineFilter):
         self.last_note_owner: _Entry | None = None  # the entry whose last note `last` is
         self.in_excerpt = False
         self.excerpt = 0  # --pretty source excerpt and `^~~~` lines dropped (since the last flush)
-        self.seen: set[tuple] = set()  # (severity, code, message or its template) shown so far
+        self.seen: dict[tuple, str] = {}  # (severity, code, message or its template) → its place
+        self.wordings: dict[tuple, int] = {}  # (severity, code) → messages shown so far
+        self.previous: tuple = ()  # the keys of the error shown last
 
     def feed_trimmed(self, line: str, stripped: str):
         if line.startswith(("LOG:", "TRACE:")):
@@ -110,24 +113,40 @@ class Mypy(TrimmedLineFilter):
 
     def _render(self, entry: _Entry):
         """The entry's lines; a message (or message template) with a code shown before: the
-        place and `(code, as above)` (the quoted name kept when it differs)."""
+        place and `(code, as above)` (the quoted name kept when it differs), or `(code, as at
+        path:line)` when the code was shown with another message since (then "above" would not
+        say which)."""
         coded = _CODED.match(entry.text) if entry.severity != "note" and not entry.notes else None
         if coded is None:
+            self.previous = ()
             yield from entry.render()
             return
         message, code = coded.groups()
         head = f"{entry.path}:{entry.where}: {entry.severity}: "
-        if (entry.severity, code, message) in self.seen:
-            yield f"{head}({code}, as above)"
+        key = (entry.severity, code, message)
+        if key in self.seen:
+            yield self._again(key, head, "")
             return
-        self.seen.add((entry.severity, code, message))
         template, values = _template(message)
+        like = (entry.severity, code, template)
+        if len(values) == 1 and like in self.seen:
+            yield self._again(like, head, f'"{values[0]}" ')
+            return
+        place = f"{entry.path}:{entry.where}"
+        self.seen[key] = place
+        self.previous = (key,)
         if len(values) == 1:
-            if (entry.severity, code, template) in self.seen:
-                yield f'{head}"{values[0]}" ({code}, as above)'
-                return
-            self.seen.add((entry.severity, code, template))
+            self.seen[like] = place
+            self.previous = (key, like)
+        group = (entry.severity, code)
+        self.wordings[group] = self.wordings.get(group, 0) + 1
         yield from entry.render()
+
+    def _again(self, key: tuple, head: str, name: str) -> str:
+        code = key[1]
+        above = self.wordings[key[:2]] == 1 or key in self.previous
+        self.previous = (key,)
+        return f"{head}{name}({code}, {'as above' if above else 'as at ' + self.seen[key]})"
 
     def finish(self, exit_code: int):
         yield from self._flush()
