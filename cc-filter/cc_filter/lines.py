@@ -80,13 +80,35 @@ def cap(items, limit: int, noun: str = "more") -> list[str]:
 
 
 def omitted(count: int, what: str = "lines") -> str:
-    """The marker for a run of dropped lines: `... (N lines omitted)`."""
-    return f"... ({count} {what} omitted)"
+    """The marker for a run of dropped lines: `... (N lines omitted)` (`1 line`)."""
+    return f"... ({count} {singular(what) if count == 1 else what} omitted)"
 
 
 def truncated(count: int, what: str = "lines") -> str:
-    """The marker for lines cut at the end: `... (N lines truncated)`."""
-    return f"... ({count} {what} truncated)"
+    """The marker for lines cut at the end: `... (N lines truncated)` (`1 line`)."""
+    return f"... ({count} {singular(what) if count == 1 else what} truncated)"
+
+
+#: the plural nouns markers count, and their singulars
+_SINGULARS = {"entries": "entry", "directories": "directory", "dependencies": "dependency",
+              "matches": "match", **{w + "s": w for w in (
+                  "test", "file", "note", "row", "digest", "hint", "heading", "result", "frame",
+                  "name", "path", "package", "diagnostic", "commit", "error", "warning", "event",
+                  "step", "task", "module", "target", "project", "suite", "example", "item",
+                  "record", "byte", "character", "message", "finding", "section", "block")}}
+
+
+def singular(what: str) -> str:
+    """A marker's kind for a count of one: its `lines` (else its first counted noun) made
+    singular — `no test files lines` → `no test files line`, `passing tests` → `passing test`."""
+    words = what.split(" ")
+    for nouns in ({"lines": "line"}, _SINGULARS):
+        for i, word in enumerate(words):
+            bare = word.rstrip(":,")
+            if bare in nouns:
+                words[i] = nouns[bare] + word[len(bare):]
+                return " ".join(words)
+    return what
 
 
 def is_omission_marker(line: str) -> bool:

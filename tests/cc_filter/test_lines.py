@@ -51,3 +51,14 @@ def test_has_line_longer_than(lengths, limit, expected):
     text = "\n".join("a" * n for n in lengths)
     assert lines.has_line_longer_than(text, limit) is expected
     assert lines.has_line_longer_than(text.encode(), limit) is expected
+
+
+def test_a_marker_for_one_line_says_line():
+    from cc_filter.lines import omitted, truncated
+    assert omitted(1) == "... (1 line omitted)" and omitted(2) == "... (2 lines omitted)"
+    assert omitted(1, "no test files lines") == "... (1 no test files line omitted)"
+    assert omitted(1, "passing tests") == "... (1 passing test omitted)"
+    assert omitted(1, "deduped entries") == "... (1 deduped entry omitted)"
+    assert omitted(1, "Author/Date lines: e-mail, time") == "... (1 Author/Date line: e-mail, time omitted)"
+    assert truncated(1, "image digests") == "... (1 image digest truncated)"
+    assert omitted(1, "odd stuff") == "... (1 odd stuff omitted)"  # no counted noun: unchanged

@@ -111,13 +111,13 @@ def test_match_output_sees_text_after_replace_and_before_strip():
     spec = spec_of(replace=[{"pattern": "colour", "replacement": "color"}],
                    match_output=[{"pattern": "color", "message": "matched"}],
                    strip_lines_matching=["color"])
-    assert run(spec, "colour") == ["matched", "... (1 lines omitted)"]
+    assert run(spec, "colour") == ["matched", "... (1 line omitted)"]
 
 
 def test_strip_and_keep_lines():
     # every non-blank line removed is counted (blank ones carry nothing)
     assert run(spec_of(strip_lines_matching=["^#", "^\\s*$"]), "# c\na\n\n  \nb") == \
-        ["a", "b", "... (1 lines omitted)"]
+        ["a", "b", "... (1 line omitted)"]
     assert run(spec_of(keep_lines_matching=["error", "(warn)ing"]), "x\nerror 1\nwarning\ny") == \
         ["error 1", "warning", "... (2 other lines omitted)"]
     assert run(spec_of(strip_lines_matching=["^\\s*$"]), "a\n\n \nb") == ["a", "b"]
@@ -161,8 +161,8 @@ def test_stage_order_is_exact():
         max_lines=3,
     )
     text = "\x1b[2mDROP me\x1b[0m\nkeep 1 and a long tail\nkeep 2\nDROP x\nkeep 3\nkeep 4"
-    assert run(spec, text) == ["keep 1 and a…", "keep 2", "... (1 lines omitted)",
-                               "... (1 lines truncated)", "... (2 lines omitted)"]
+    assert run(spec, text) == ["keep 1 and a…", "keep 2", "... (1 line omitted)",
+                               "... (1 line truncated)", "... (2 lines omitted)"]
 
 
 def test_streaming_batches_equal_whole_text():
@@ -307,4 +307,4 @@ def test_ascii_rules_are_not_used_where_they_differ(text):
     assert f.c.joined() is not None
     with joined_for_every_block():
         assert f.feed_text(text) + list(f.finish(0)) == [text.split("\n")[0],
-                                                         "... (1 lines omitted)"]
+                                                         "... (1 line omitted)"]

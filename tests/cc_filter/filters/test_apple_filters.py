@@ -22,8 +22,8 @@ def test_a_failing_case_keeps_its_output_and_names_with_quotes_parse():
     assert out[:2] == ["Testing mutation operator in a file path",
                        f"Test Case '{name}' failed (0.197 seconds)."]
     assert "There are 1 left to apply" not in out
-    assert "... (1 passing tests omitted)" in out
-    assert "... (1 output lines of passing tests omitted)" in out
+    assert "... (1 passing test omitted)" in out
+    assert "... (1 output line of passing tests omitted)" in out
 
 
 def test_build_step_blocks_are_counted_and_a_diagnostic_inside_one_is_kept():

@@ -54,7 +54,7 @@ def test_errors_first_with_code_location_and_label_then_warnings_then_summary():
         "ledger-report/src/lib.rs:20:9: warning: unused variable: `count` [unused_variables]",
         "  help: if this is intentional, prefix it with an underscore: `_count`",
         # every dropped line counted: 11 + 6 + 4 excerpt, help and note lines, 2 hints
-        "... (1 Compiling lines omitted)",
+        "... (1 Compiling line omitted)",
         "... (23 excerpt and note lines omitted)",
         "warning: `ledger-report` (lib) generated 1 warning",
         "error: could not compile `ledger-report` (lib) due to 2 previous errors; 1 warning emitted",
@@ -84,7 +84,7 @@ def test_cargo_fix_hint_is_dropped_from_the_generated_line():
     text = ("warning: `ledger-report` (lib) generated 5 warnings (run `cargo fix --lib -p "
             "ledger-report` to apply 4 suggestions)\n")
     assert run(["cargo", "check"], text, 0) == [
-        "... (1 excerpt and note lines omitted)",  # the line, less its hint
+        "... (1 excerpt and note line omitted)",  # the line, less its hint
         "warning: `ledger-report` (lib) generated 5 warnings"]
 
 

@@ -43,11 +43,11 @@ def test_failure_section_keeps_panic_location_and_values():
         " right: [3, 3, 4]",
         "test result: FAILED. 1 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s",
         # every dropped line counted, before cargo's summary
-        "... (1 Finished lines omitted)",
+        "... (1 Finished line omitted)",
         "... (2 suite header lines omitted)",  # `Running unittests …`, `running 3 tests`
-        "... (1 passing tests omitted)",
+        "... (1 passing test omitted)",
         "... (3 failure list lines omitted)",  # both `failures:`, the name its section has
-        "... (1 backtrace hints omitted)",
+        "... (1 backtrace hint omitted)",
         "error: test failed, to rerun pass `-p ledger-money --lib`",
     ]
 
@@ -58,13 +58,13 @@ def test_passing_suites_with_equal_counts_fold_and_empty_suites_go():
     text = ok.format(0) + empty + ok.format(1) + ok.format(0)
     assert run(["cargo", "test"], text, 0) == [
         "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out (×3 suites)",
-        "... (1 empty suite results omitted)"]
+        "... (1 empty suite result omitted)"]
 
 
 def test_a_crashed_test_binary_still_names_its_failed_tests():
     text = "running 1 test\ntest tests::boom ... FAILED\nerror: test failed, to rerun pass `--lib`\n"
     assert run(["cargo", "test"], text) == [
-        "test tests::boom ... FAILED", "... (1 suite header lines omitted)",
+        "test tests::boom ... FAILED", "... (1 suite header line omitted)",
         "error: test failed, to rerun pass `--lib`"]
 
 
@@ -75,7 +75,7 @@ def test_quiet_progress_goes():
         "test regressions::x ... FAILED",
         "test result: ok. 26 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
         "finished in 0.00s",
-        "... (1 suite header lines omitted)", "... (2 -q progress lines omitted)"]
+        "... (1 suite header line omitted)", "... (2 -q progress lines omitted)"]
 
 
 def test_list_passes_through():

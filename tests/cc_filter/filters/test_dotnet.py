@@ -138,7 +138,7 @@ def test_vstest_console_failure_block_keeps_project_frames_only():
     assert " This MSTest failed" in out
     assert " This MSTest passed" not in out
     assert "... (2 framework stack frames omitted)" in out
-    assert "... (1 passing tests omitted)" in out
+    assert "... (1 passing test omitted)" in out
     assert "... (2 output lines of passing tests omitted)" in out
     for summary in ("Test Run Failed.", "Total tests: 2", "     Failed: 1"):
         assert summary in out

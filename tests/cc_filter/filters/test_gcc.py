@@ -37,7 +37,7 @@ def test_gcc_errors_come_first_and_excerpts_go():
         "src/main.c:10:5: error: ‘undeclared_total’ undeclared (first use in this function)",
         "src/stats.c:10:9: warning: suggest parentheses around assignment used as truth value [-Wparentheses]",
         "... (6 excerpt and context lines omitted)",  # 2 `In function` lines, 2 excerpts
-        "... (1 more notes omitted)",  # gcc's "reported only once"
+        "... (1 more note omitted)",  # gcc's "reported only once"
     ]
 
 
@@ -59,7 +59,7 @@ def test_gxx_required_from_here_is_attached_to_the_error():
     assert list(Gcc(["g++", "-c", "src/index.cpp"]).run(text.splitlines(), 1)) == [
         "/usr/include/c++/12/bits/stl_algo.h:1938:50: error: no match for ‘operator-’",
         "  src/index.cpp:10:14: required from here",
-        "... (1 excerpt and context lines omitted)",  # the chain inside the system header
+        "... (1 excerpt and context line omitted)",  # the chain inside the system header
     ]
 
 

@@ -49,8 +49,8 @@ def test_verbose_keeps_failing_tests_with_their_logs_and_counts_the_rest():
         # --- FAIL lines, the bare FAILs by the FAIL pkg line)
         "... (2 === RUN lines omitted)",
         "... (2 passing tests omitted)",
-        "... (1 log lines of passing tests omitted)",
-        "... (1 no test files lines omitted)",
+        "... (1 log line of passing tests omitted)",
+        "... (1 no test files line omitted)",
     ]
 
 

@@ -76,7 +76,7 @@ def test_log_warnings_stay_info_lines_are_counted_odd_lines_pass():
         "WARN [runner/source_code] Failed to get line 0 for file : failed to get file  lines "
         "cache: can't get file  bytes from cache: can't read file : open : no such file or "
         "directory",
-        "... (1 INFO log lines omitted)",
+        "... (1 INFO log line omitted)",
     ]
 
 

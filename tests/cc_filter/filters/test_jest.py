@@ -54,7 +54,7 @@ def test_jest_passing_run_counts_each_kind_before_the_totals():
             "Snapshots:   0 total\nTime:        1 s\nRan all test suites.\n")
     assert list(Jest(["jest", "--verbose"]).run(text.splitlines(), 0)) == [
         "... (2 passing suites omitted)",
-        "... (1 describe headings omitted)",
+        "... (1 describe heading omitted)",
         "... (2 passing tests omitted)",
         "Test Suites: 2 passed, 2 total",
         "Tests:       2 passed, 2 total",

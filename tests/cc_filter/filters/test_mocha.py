@@ -47,7 +47,7 @@ def test_mocha_failure_joined_header_assertion_and_project_frame():
 def test_mocha_passing_run_counts_tests_and_headings_before_the_total():
     text = "\n  apples\n    ✔ totals one\n    ✔ counts three\n\n  2 passing (5ms)\n"
     assert list(Mocha(["mocha"]).run(text.splitlines(), 0)) == [
-        "... (1 describe headings omitted)", "... (2 passing tests omitted)", "2 passing (5ms)"]
+        "... (1 describe heading omitted)", "... (2 passing tests omitted)", "2 passing (5ms)"]
 
 
 @pytest.mark.parametrize("command,name", [

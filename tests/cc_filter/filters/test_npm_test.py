@@ -14,8 +14,8 @@ def test_npm_test_routes_to_the_runner_named_by_package_json(tmp_path, monkeypat
     lines = ["", "> basket@1.0.0 test", "> tsc && mocha", "", "  apples", "    ✔ totals one",
              "", "  1 passing (3ms)"]
     assert list(NpmTest(["npm", "test"]).run(lines, 0)) == [
-        "... (2 npm lines omitted)", "... (1 describe headings omitted)",
-        "... (1 passing tests omitted)", "1 passing (3ms)"]
+        "... (2 npm lines omitted)", "... (1 describe heading omitted)",
+        "... (1 passing test omitted)", "1 passing (3ms)"]
 
 
 def test_npm_test_routes_by_the_banner_without_package_json(tmp_path, monkeypatch):
@@ -24,7 +24,7 @@ def test_npm_test_routes_by_the_banner_without_package_json(tmp_path, monkeypatc
              " Test Files  1 passed (1)", "      Tests  3 passed (3)"]
     assert list(NpmTest(["npm", "run", "test"]).run(lines, 0)) == [
         "Test Files  1 passed (1)", "Tests  3 passed (3)",
-        "... (2 npm lines omitted)", "... (1 passing files omitted)"]
+        "... (2 npm lines omitted)", "... (1 passing file omitted)"]
 
 
 def test_npm_test_without_a_known_runner_passes_lines(tmp_path, monkeypatch):

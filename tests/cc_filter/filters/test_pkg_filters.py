@@ -31,7 +31,7 @@ requests 2.32.3 requires urllib3<3,>=1.21.1, but you have urllib3 1.20 which is 
         "replaced: urllib3 2.8.0", "Successfully installed urllib3-1.26.0",
         "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. This behaviour is the source of the following dependency conflicts.",
         "requests 2.32.3 requires urllib3<3,>=1.21.1, but you have urllib3 1.20 which is incompatible.",
-        "... (1 already-satisfied dependency lines omitted)",
+        "... (1 already-satisfied dependency line omitted)",
         "... (8 download/progress/build lines omitted)"]
 
 
@@ -51,7 +51,7 @@ Files:
   six-1.17.0.dist-info/RECORD"""
     assert run(PipShow, ["pip", "show", "-f", "six"], text) == [
         "Name: six", "Version: 1.17.0", "Files:", "  ./: six.py", "  six-1.17.0.dist-info/: RECORD",
-        "  ... (1 compiled __pycache__ files omitted)",
+        "  ... (1 compiled __pycache__ file omitted)",
         "... (2 empty/author-email/home-page fields omitted)"]  # Home-page, Required-by
 
 
@@ -68,7 +68,7 @@ npm error A complete log of this run can be found in: /home/u/.npm/_logs/x-debug
     assert run(NpmInstall, ["npm", "ci"], text, 1) == [
         "npm error code EUSAGE",
         "  The `npm ci` command can only install with an existing package-lock.json.",
-        "... (3 usage lines omitted)", "... (1 log-pointer lines omitted)"]
+        "... (3 usage lines omitted)", "... (1 log-pointer line omitted)"]
 
 
 def test_npm_install_summary_without_timing_and_funding():
@@ -89,7 +89,7 @@ TREE = """shop@1.0.0 /srv/shop
 def test_npm_ls_whole_tree_drops_deduped_and_joins_leaves():
     assert run(NpmLs, ["npm", "ls", "--all"], TREE) == [
         "shop@1.0.0 /srv/shop", " express@4.21.2", "  body-parser@1.20.3", "   bytes@3.1.2",
-        "  debug@2.6.9", " lodash@4.17.20", "... (1 deduped entries omitted)"]
+        "  debug@2.6.9", " lodash@4.17.20", "... (1 deduped entry omitted)"]
 
 
 def test_npm_ls_about_a_package_keeps_every_path():

@@ -39,7 +39,7 @@ def test_df_full_listing_drops_pseudo_filesystems():
     text = "Filesystem      Size  Used Avail Use% Mounted on\ntmpfs           24G     0   24G   0% /dev/shm\n/dev/vda       252G   24G   78G  24% /"
     assert run(Df, ["df", "-h"], text) == ["Filesystem Size Used Avail Use% Mounted-on",
                                            "/dev/vda 252G 24G 78G 24% /",
-                                           "... (1 tmpfs/pseudo filesystem rows omitted)"]
+                                           "... (1 tmpfs/pseudo filesystem row omitted)"]
     assert "tmpfs 24G 0 24G 0% /dev/shm" in run(Df, ["df", "-h", "/dev/shm"], text)
 
 
@@ -100,7 +100,7 @@ Plan: 0 to add, 1 to change, 0 to destroy."""
         "terraform_data.web will be updated in-place",
         '  ~ input.image = "shop/web:1.4.0" -> "shop/web:1.5.0"',
         "Plan: 0 to add, 1 to change, 0 to destroy.",
-        "... (1 refresh/reading lines omitted)", "... (9 attribute lines omitted)"]
+        "... (1 refresh/reading line omitted)", "... (9 attribute lines omitted)"]
 
 
 def test_terraform_error_box_text_is_kept():
@@ -136,4 +136,4 @@ def test_docker_build_digest_cut_and_step_times_counted():
     assert run(Docker, ["docker", "build", "."], text) == [
         "#4 [1/2] FROM python:3.12-slim@sha256:2b0079146a74…", "#5 [2/2] RUN make",
         "#5 cc -o app app.c", "... (3 build progress lines omitted)",
-        "... (1 image digests truncated)"]
+        "... (1 image digest truncated)"]

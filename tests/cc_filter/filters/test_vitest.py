@@ -65,7 +65,7 @@ def test_vitest_failing_test_lines_stay_when_no_detail_section_follows():
     text = (" ❯ test/bugs.test.ts (1 test | 1 failed) 39ms\n   × till bugs > pads 11ms\n"
             "     → boom\n")
     assert list(Vitest(["vitest", "run"]).run(text.splitlines(), 1)) == [
-        "× till bugs > pads 11ms", "  → boom", "... (1 failing-file lines omitted)"]
+        "× till bugs > pads 11ms", "  → boom", "... (1 failing-file line omitted)"]
 
 
 def test_vitest_json_reporter_passes_through():

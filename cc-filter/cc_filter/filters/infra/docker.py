@@ -22,7 +22,7 @@ Dropped, and counted at the end, one marker per kind:
   line (the closing `failed to solve` line says it), the `------` block that repeats the
   failed step's output (each line is already shown once under its `#N` step) and the
   Dockerfile lines around the one that failed (`3 |     COPY …`).
-Lines whose digest was cut are counted too (`... (1 image digests truncated)`). Blank lines go
+Lines whose digest was cut are counted too (`... (1 image digest truncated)`). Blank lines go
 uncounted. Nothing is injected.
 """
 from cc_filter.filter import Filter

@@ -9,7 +9,7 @@ For a whole-tree listing (`npm ls --all` without package names) the `deduped` en
 names a package already shown elsewhere in the tree with the same version. When the user asks
 about packages (`npm ls debug`), every path is the answer and stays. `npm error` lines stay
 without the log-file pointer. Both are counted at the end (`... (12 deduped entries
-omitted)`, `... (1 log-pointer lines omitted)`). `--json` and `--parseable` output passes
+omitted)`, `... (1 log-pointer line omitted)`). `--json` and `--parseable` output passes
 through unchanged.
 
 Nothing is injected. Tested with npm 11.19 (the tree format is the same since npm 7).
