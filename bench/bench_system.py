@@ -26,6 +26,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_gemini  # noqa: E402  (as_client: the hook started by a process named gemini)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 GB_MB = 1000
@@ -80,9 +83,10 @@ def _private_env(tmp: str) -> dict:
         os.makedirs(directory, exist_ok=True)
     _write(os.path.join(env["HOME"], ".claude", "settings.json"), json.dumps(CLAUDE_SETTINGS))
     _write(os.path.join(env["HOME"], ".cursor", "cli-config.json"), json.dumps(
-        {"permissions": {"allow": ["Shell(git status)"], "deny": ["Shell(git push --force)"]}}))
+        {"permissions": {"allow": ["Shell(git status)", "Shell(ls)"],
+                         "deny": ["Shell(git push --force)"]}}))
     _write(os.path.join(env["HOME"], ".gemini", "settings.json"), json.dumps(
-        {"tools": {"allowed": ["run_shell_command(git status)"],
+        {"tools": {"allowed": ["run_shell_command(git status)", "run_shell_command(ls)"],
                    "exclude": ["run_shell_command(git push --force)"]}}))
     _write(os.path.join(env["CTXCRL_HOME"], "filters", "sys-log.toml"), SYSTEM_FILTER)
     _write(os.path.join(env["CTXCRL_HOME"], "filters", "sys-log-plain.toml"), PLAIN_FILTER)
@@ -108,7 +112,12 @@ def _ratio(ctx, ms: float) -> float:
 
 # --- 1. startup of every tool ----------------------------------------------------------------
 
-def _claude_event(cwd: str, command: str = "git status && pytest -q") -> bytes:
+#: what the hook rows send: two commands every agent's rules above let run without asking (a
+#: command that would ask is left alone by the hook, so it would time the no-rewrite path)
+HOOK_COMMAND = "git status && ls -la"
+
+
+def _claude_event(cwd: str, command: str = HOOK_COMMAND) -> bytes:
     return json.dumps({
         "session_id": "bench", "transcript_path": "/dev/null", "cwd": cwd,
         "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
@@ -173,11 +182,10 @@ def hook_rows(ctx, env, project) -> list:
         "claude": json.loads(_claude_event(project)),
         "cursor": {"conversation_id": "bench", "generation_id": "g", "hook_event_name":
                    "preToolUse", "workspace_roots": [project], "tool_name": "Shell",
-                   "tool_input": {"command": "git status && pytest -q", "cwd": project}},
+                   "tool_input": {"command": HOOK_COMMAND, "cwd": project}},
         "gemini": {"session_id": "bench", "cwd": project, "hook_event_name": "BeforeTool",
                    "tool_name": "run_shell_command",
-                   "tool_input": {"command": "git status && pytest -q",
-                                  "description": "bench"}},
+                   "tool_input": {"command": HOOK_COMMAND, "description": "bench"}},
     }
     rows = []
     for agent, event in events.items():
@@ -190,11 +198,14 @@ def hook_rows(ctx, env, project) -> list:
                          "ok": False})
             continue
         body = json.dumps(event).encode()
-        answer = subprocess.run(["/bin/sh", "-c", script], input=body, capture_output=True,
+        command = ["/bin/sh", "-c", script]
+        if agent == "gemini":  # the gate reads Gemini's approval mode from its client's flags
+            command = bench_gemini.as_client(os.path.dirname(env["HOME"]), command)
+        answer = subprocess.run(command, input=body, capture_output=True,
                                 env=env, cwd=project, timeout=60).stdout
-        ms = ctx.time_cmd(["/bin/sh", "-c", script], runs=20, stdin=body, env=env, cwd=project)
+        ms = ctx.time_cmd(command, runs=20, stdin=body, env=env, cwd=project)
         ratio = _ratio(ctx, ms)
-        cpu = ctx.cpu_ms(["/bin/sh", "-c", script], body, env, project)
+        cpu = ctx.cpu_ms(command, body, env, project)
         floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, project)
         rewritten = b"cc-filter run git status" in answer
         rows.append({"budget": f"hook: one {agent} event through the installed script",
