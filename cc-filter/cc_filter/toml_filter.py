@@ -10,7 +10,8 @@ strip_ansi → replace (rules chained, `\\1` backreferences) → match_output (r
 strip_lines_matching | keep_lines_matching → truncate_lines_at → head_lines/tail_lines (one
 `... (N lines omitted)` marker) → max_lines (`... (N lines truncated)`) → on_empty.
 Every non-blank line that strip/keep removed is counted in one last marker,
-`... (N lines omitted)` (strip) or `... (N other lines omitted)` (keep); a match_output
+`... (N lines omitted)` (strip) or `... (N other lines omitted)` (keep), or in the filter's own
+words when it sets `omitted_as` (`... (12 progress lines omitted)`); a match_output
 message that replaces the output is followed by `... (N lines omitted)` for the lines it
 replaced. So the runner keeps the raw output in the tee dir and points to it.
 
@@ -41,7 +42,7 @@ _FILTER_KEYS = {
     "name": str, "description": str, "match_command": str, "strip_ansi": bool,
     "replace": list, "match_output": list, "strip_lines_matching": list,
     "keep_lines_matching": list, "truncate_lines_at": int, "head_lines": int,
-    "tail_lines": int, "max_lines": int, "on_empty": str,
+    "tail_lines": int, "max_lines": int, "on_empty": str, "omitted_as": str,
 }
 _REPLACE_KEYS = {"pattern": str, "replacement": str}
 _MATCH_OUTPUT_KEYS = {"pattern": str, "message": str, "unless": str}
@@ -117,8 +118,12 @@ def parse_filter_file(path: str, data: dict, expected_name: str | None = None) -
         "name": name, "description": table.get("description", ""), "match_command": match,
         "strip_ansi": table.get("strip_ansi", False), "replace": [], "match_output": [],
         "strip": None, "keep": None, "truncate": None, "head": None, "tail": None, "max": None,
-        "on_empty": table.get("on_empty"), "tests": [],
+        "on_empty": table.get("on_empty"), "omitted_as": table.get("omitted_as"), "tests": [],
     }
+    kind = spec["omitted_as"]
+    if kind is not None and (not kind.strip() or any(c in kind for c in "()\n")):
+        raise FilterFileError(f"{path}: filter.omitted_as must name what strip/keep drop, in "
+                              f"the plural, without parentheses (got {kind!r})")
     for i, rule in enumerate(table.get("replace", [])):
         where = f"filter.replace[{i}]"
         _check_table(path, where, rule, _REPLACE_KEYS, required=("pattern", "replacement"))
@@ -542,7 +547,8 @@ class TomlFilter(Filter):
             self.nonblank = True
         if self.stripped:
             self.dropped = True
-            tail.append(omitted(self.stripped, "other lines" if self.c.keep else "lines"))
+            kind = self.spec.get("omitted_as") or ("other lines" if self.c.keep else "lines")
+            tail.append(omitted(self.stripped, kind))
         for i, (_rx, message, _unless) in enumerate(self.c.match_output):
             if self.matched[i] and not self.unless_hit[i]:
                 return self._replaced(message, tail)

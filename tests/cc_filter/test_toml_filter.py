@@ -62,6 +62,9 @@ def run(spec, text, exit_code=0):
     ({"schema_version": 1, "filter": {"name": "t", "match_command": "^t",
                                       "match_output": [{"pattern": "a\\nb", "message": "m"}]}},
      "line by line"),
+    ({"schema_version": 1, "filter": {"name": "t", "match_command": "^t",
+                                      "omitted_as": "lines (noise)"}},
+     "filter.omitted_as must name what strip/keep drop"),
 ])
 def test_invalid_filter_files_are_rejected_naming_file_and_key(data, message):
     with pytest.raises(FilterFileError) as err:
@@ -121,6 +124,13 @@ def test_strip_and_keep_lines():
     assert run(spec_of(keep_lines_matching=["error", "(warn)ing"]), "x\nerror 1\nwarning\ny") == \
         ["error 1", "warning", "... (2 other lines omitted)"]
     assert run(spec_of(strip_lines_matching=["^\\s*$"]), "a\n\n \nb") == ["a", "b"]
+
+
+def test_omitted_as_names_what_strip_and_keep_drop():
+    assert run(spec_of(strip_lines_matching=["^Progress"], omitted_as="progress lines"),
+               "Progress 1\nProgress 2\ndone") == ["done", "... (2 progress lines omitted)"]
+    assert run(spec_of(keep_lines_matching=["error"], omitted_as="build lines"),
+               "cc a.c\nerror: x") == ["error: x", "... (1 build line omitted)"]
 
 
 def test_truncate_lines_at():
