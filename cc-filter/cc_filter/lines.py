@@ -92,10 +92,11 @@ def truncated(count: int, what: str = "lines") -> str:
 #: the plural nouns markers count, and their singulars
 _SINGULARS = {"entries": "entry", "directories": "directory", "dependencies": "dependency",
               "matches": "match", **{w + "s": w for w in (
-                  "test", "file", "note", "row", "digest", "hint", "heading", "result", "frame",
-                  "name", "path", "package", "diagnostic", "commit", "error", "warning", "event",
-                  "step", "task", "module", "target", "project", "suite", "example", "item",
-                  "record", "byte", "character", "message", "finding", "section", "block")}}
+                  "test", "file", "note", "row", "digest", "hint", "heading", "header",
+                  "result", "frame", "name", "path", "package", "diagnostic", "commit", "error",
+                  "warning", "event", "step", "task", "module", "target", "project", "suite",
+                  "example", "item", "record", "byte", "character", "message", "finding",
+                  "section", "block")}}
 
 
 def singular(what: str) -> str:

@@ -59,6 +59,7 @@ def test_a_marker_for_one_line_says_line():
     assert omitted(1, "no test files lines") == "... (1 no test files line omitted)"
     assert omitted(1, "passing tests") == "... (1 passing test omitted)"
     assert omitted(1, "deduped entries") == "... (1 deduped entry omitted)"
+    assert omitted(1, "rebase todo headers") == "... (1 rebase todo header omitted)"
     assert omitted(1, "Author/Date lines: e-mail, time") == "... (1 Author/Date line: e-mail, time omitted)"
     assert truncated(1, "image digests") == "... (1 image digest truncated)"
     assert omitted(1, "odd stuff") == "... (1 odd stuff omitted)"  # no counted noun: unchanged

@@ -274,7 +274,7 @@ class Grep(Filter):
     def _cut_marker(self) -> list[str]:
         if not self.cut_shown:
             return []
-        return [truncated(self.cut_shown, "long line" if self.cut_shown == 1 else "long lines")]
+        return [truncated(self.cut_shown, "long lines")]
 
     def finish(self, exit_code):
         if self.args.mode == "cut":

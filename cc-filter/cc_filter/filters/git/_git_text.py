@@ -92,7 +92,7 @@ def condense_hint(block: list[str]) -> list[str]:
             paragraph.append(text.strip())
     flush()
     if dropped:
-        out.append(omitted(dropped, "hint line" if dropped == 1 else "hint lines"))
+        out.append(omitted(dropped, "hint lines"))
     return out
 
 

@@ -354,9 +354,9 @@ class DiffCompactor:
     def markers(self) -> list[str]:
         """One marker per kind of line left out so far (then reset)."""
         out = []
-        for count, kind in zip(self.counts, ("context line", "index/---/+++ line")):
+        for count, kind in zip(self.counts, ("context lines", "index/---/+++ lines")):
             if count:
-                out.append(omitted(count, kind if count == 1 else kind + "s"))
+                out.append(omitted(count, kind))
         if out:
             self.dropped = True
         self.counts = [0, 0]

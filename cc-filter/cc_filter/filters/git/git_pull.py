@@ -26,11 +26,11 @@ class GitPull(GitMessageFilter):
         self.stat: list[str] = []
         self.dropped = False
         #: lines left out, counted: progress, Auto-merging, create/delete mode
-        self.counts = {"progress line": 0, "Auto-merging line": 0, "create/delete mode line": 0}
+        self.counts = {"progress lines": 0, "Auto-merging lines": 0, "create/delete mode lines": 0}
 
     def feed(self, line):
         if is_git_noise(strip_ansi(line).rstrip()):
-            self.counts["progress line"] += 1
+            self.counts["progress lines"] += 1
         return super().feed(line)
 
     def take(self, lines):
@@ -44,14 +44,14 @@ class GitPull(GitMessageFilter):
                 self.updating = ""
                 continue
             if line.startswith("Auto-merging "):
-                self.counts["Auto-merging line"] += 1
+                self.counts["Auto-merging lines"] += 1
                 continue
             if line.startswith(" ") and " | " in line:
                 self.stat.append(" ".join(line.split()))
                 continue
             text = line.strip()
             if text.startswith(("create mode ", "delete mode ", "mode change ")):
-                self.counts["create/delete mode line"] += 1
+                self.counts["create/delete mode lines"] += 1
                 continue
             if self.updating:
                 out.append(f"Updating {self.updating}")
@@ -74,5 +74,5 @@ class GitPull(GitMessageFilter):
         for kind, count in self.counts.items():
             if count:
                 self.dropped = True
-                out.append(omitted(count, kind if count == 1 else kind + "s"))
+                out.append(omitted(count, kind))
         return out

@@ -46,7 +46,6 @@ class GitStash(Filter):
         out = self.hints.flush()
         out += self.diff.finish() + self.status.finish()
         if self.merging:
-            out.append(omitted(self.merging, "Auto-merging line" if self.merging == 1
-                               else "Auto-merging lines"))
+            out.append(omitted(self.merging, "Auto-merging lines"))
         self.dropped = self.diff.dropped or self.status.dropped or bool(self.merging)
         return out

@@ -217,10 +217,10 @@ class StatusCompactor:
     def markers(self) -> list[str]:
         """The counts of what was left out so far (then reset)."""
         out = []
-        for count, kind in ((self.todo_headers, "rebase todo header"),
-                            (self.advice_dropped, "advice line")):
+        for count, kind in ((self.todo_headers, "rebase todo headers"),
+                            (self.advice_dropped, "advice lines")):
             if count:
-                out.append(omitted(count, kind if count == 1 else kind + "s"))
+                out.append(omitted(count, kind))
         if out:
             self.dropped = True
         self.todo_headers = self.advice_dropped = 0

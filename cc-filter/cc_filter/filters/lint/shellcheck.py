@@ -125,5 +125,5 @@ class Shellcheck(Filter):
         out = self.findings.render_grouped() + self.other
         if len(self.findings):
             out.append(self.findings.summary("finding"))
-        out += [omitted(n, kind if n > 1 else kind[:-1]) for kind, n in self.counts.items() if n]
+        out += [omitted(n, kind) for kind, n in self.counts.items() if n]
         return out

@@ -118,7 +118,7 @@ class Phpunit(Filter):
         if self.cut:  # one marker: the answer is a line per failure
             yield omitted(self.cut + self.noise, "header, diff and repeated lines")
         elif self.noise:
-            yield omitted(self.noise, "header/progress line" + "s" * (self.noise > 1))
+            yield omitted(self.noise, "header/progress lines")
 
 
 _ENTRY = LazyPattern(r"^[-+]\s*(\S+) => (.*)$")

@@ -77,5 +77,5 @@ class Black(Filter):
         if self.stamps:
             out.append(truncated(self.stamps, "diff-header timestamps"))
         if self.banners:
-            out.append(omitted(self.banners, "banner line" if self.banners == 1 else "banner lines"))
+            out.append(omitted(self.banners, "banner lines"))
         return out

@@ -108,7 +108,7 @@ class Mypy(TrimmedLineFilter):
         for entry in entries:
             yield from self._render(entry)
         if self.excerpt:
-            yield omitted(self.excerpt, "source excerpt line" + "s" * (self.excerpt > 1))
+            yield omitted(self.excerpt, "source excerpt lines")
             self.excerpt = 0
 
     def _render(self, entry: _Entry):

@@ -90,4 +90,4 @@ class Pyright(TrimmedLineFilter):
     def finish(self, exit_code: int):
         if self.passthrough:
             return ()
-        return (omitted(self.setup, "setup line" + "s" * (self.setup > 1)),) if self.setup else ()
+        return (omitted(self.setup, "setup lines"),) if self.setup else ()

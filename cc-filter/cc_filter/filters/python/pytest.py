@@ -51,8 +51,8 @@ _CONTEXT_LINES = 5  # -vv: source lines shown before a failing line
 #: source context and carets, argument dumps, separators, pytest's hints and reprs ("frame");
 #: the frames of site-packages / the standard library ("library"); -vv's short-summary reason
 #: lines that the section above shows ("summary")
-_CUT_KINDS = (("frame", "traceback line"), ("library", "library frame line"),
-              ("summary", "short-summary reason line"))
+_CUT_KINDS = (("frame", "traceback lines"), ("library", "library frame lines"),
+              ("summary", "short-summary reason lines"))
 
 _rx = None
 
@@ -332,16 +332,16 @@ class Pytest(Filter):
         if self.other_dropped:
             yield omitted(self.other_dropped, "more output lines")
         if self.passing:
-            yield omitted(self.passing, "passing test" if self.passing == 1 else "passing tests")
+            yield omitted(self.passing, "passing tests")
         if self.noise:
-            yield omitted(self.noise, "header/progress line" + "s" * (self.noise > 1))
+            yield omitted(self.noise, "header/progress lines")
         if self.warning_source:
-            yield omitted(self.warning_source, "warning source line" + "s" * (self.warning_source > 1))
+            yield omitted(self.warning_source, "warning source lines")
         if self.reports:
-            yield omitted(self.reports, "pass/xfail report line" + "s" * (self.reports > 1))
+            yield omitted(self.reports, "pass/xfail report lines")
         for kind, noun in _CUT_KINDS:
             if self.cut.get(kind):
-                yield omitted(self.cut[kind], noun + "s" * (self.cut[kind] > 1))
+                yield omitted(self.cut[kind], noun)
 
     # -- states --------------------------------------------------------------------------
     def _other(self, line: str):

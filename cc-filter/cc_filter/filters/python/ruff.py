@@ -55,7 +55,7 @@ class Ruff(Filter):
         self.passthrough = _passthrough(argv)
         self.pending: str | None = None
         self.in_block = False
-        self.block_kind = "snippet line"  # or "diff line" (format --check)
+        self.block_kind = "snippet lines"  # or "diff lines" (format --check)
         self.dropped: dict[str, int] = {}  # kind → block lines dropped since the last marker
 
     def feed(self, line: str):
@@ -66,7 +66,7 @@ class Ruff(Filter):
             if not line.strip():
                 self.in_block = False
             else:
-                kind = "help line" if line.startswith(("help:", "note:")) else self.block_kind
+                kind = "help lines" if line.startswith(("help:", "note:")) else self.block_kind
                 self.dropped[kind] = self.dropped.get(kind, 0) + 1
             return ()
         location = _location(line)
@@ -74,9 +74,9 @@ class Ruff(Filter):
             header, self.pending = self.pending, None
             self.in_block = True
             if header == _UNFORMATTED:
-                self.block_kind = "diff line"
+                self.block_kind = "diff lines"
                 return (f"would reformat: {location}",)
-            self.block_kind = "snippet line"
+            self.block_kind = "snippet lines"
             return (f"{location}: {header}",)
         out = []
         if self.pending is not None:
@@ -90,7 +90,7 @@ class Ruff(Filter):
     def _markers(self) -> list[str]:
         """The counts of the block lines dropped so far (once, before the summary)."""
         dropped, self.dropped = self.dropped, {}
-        return [omitted(n, kind + "s" * (n > 1)) for kind, n in dropped.items()]
+        return [omitted(n, kind) for kind, n in dropped.items()]
 
     def finish(self, exit_code: int):
         out = self._markers()

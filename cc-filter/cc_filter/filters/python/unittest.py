@@ -200,13 +200,13 @@ class Unittest(Filter):
         if self.notable_dropped:
             yield omitted(self.notable_dropped, "more skipped / expected-failure lines")
         if self.passing:
-            yield omitted(self.passing, "passing test" + "s" * (self.passing > 1))
+            yield omitted(self.passing, "passing tests")
         # One marker for the rulers and the traceback lines cut (a failure's answer is short:
         # its markers are too)
         cut = self.noise + self.traceback
         if cut:
             kinds = "/".join(kind for kind, n in (("progress/ruler", self.noise),
                                                   ("traceback", self.traceback)) if n)
-            yield omitted(cut, f"{kinds} line" + "s" * (cut > 1))
+            yield omitted(cut, f"{kinds} lines")
         if self.library:
-            yield omitted(self.library, "library frame line" + "s" * (self.library > 1))
+            yield omitted(self.library, "library frame lines")

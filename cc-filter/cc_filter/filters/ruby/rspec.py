@@ -105,7 +105,7 @@ class Rspec(Filter):
         if self.details:  # one marker: a failed run's answer is short
             yield omitted(self.details + self.progress, "progress, note and repeated lines")
         elif self.progress:
-            yield omitted(self.progress, "progress/timing/heading line" + "s" * (self.progress > 1))
+            yield omitted(self.progress, "progress/timing/heading lines")
 
 
 def _merged(locations: list[str]) -> list[str]:

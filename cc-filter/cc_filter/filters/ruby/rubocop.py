@@ -60,6 +60,6 @@ class Rubocop(Filter):
         yield from self.findings.render()
         yield from self.other
         if self.source:
-            yield omitted(self.source, "source/caret line" + "s" * (self.source > 1))
+            yield omitted(self.source, "source/caret lines")
         if self.progress:
-            yield omitted(self.progress, "progress/heading line" + "s" * (self.progress > 1))
+            yield omitted(self.progress, "progress/heading lines")
