@@ -13,6 +13,42 @@ Imports nothing heavy (no `re`): linters run through `cc-filter run` on every fi
 from cc_filter.filters._paths import common_parent, relative
 
 
+class Repeats:
+    """What a repeated finding says instead of its message: `as above` when that is
+    unambiguous (its rule was shown with only this message so far, or the line just above is
+    the same finding), else `as at <place>`, where its message was shown. A key is
+    `(severity, rule, message)`; keys with the same severity and rule are one rule's messages.
+    Shared by `Findings` and the mypy filter (a key there may also be a message template)."""
+
+    __slots__ = ("places", "wordings", "previous")
+
+    def __init__(self):
+        self.places: dict[tuple, str] = {}   # key → where its message was shown
+        self.wordings: dict[tuple, int] = {}  # (severity, rule) → messages shown so far
+        self.previous: tuple = ()            # the keys of the line shown last
+
+    def __contains__(self, key: tuple) -> bool:
+        return key in self.places
+
+    def shown(self, place: str, *keys: tuple) -> None:
+        """A message shown in full at `place` (its keys: the message, maybe its template)."""
+        for key in keys:
+            self.places.setdefault(key, place)
+        group = keys[0][:2]
+        self.wordings[group] = self.wordings.get(group, 0) + 1
+        self.previous = keys
+
+    def other(self) -> None:
+        """A line that is no finding came between."""
+        self.previous = ()
+
+    def again(self, key: tuple) -> str:
+        """`as above` or `as at <place>` for a repeat of `key` (shown before)."""
+        above = self.wordings[key[:2]] == 1 or key in self.previous
+        self.previous = (key,)
+        return "as above" if above else f"as at {self.places[key]}"
+
+
 class Findings:
     """Findings of one lint run, gathered as the tool prints them (file by file)."""
 
@@ -57,22 +93,15 @@ class Findings:
         rows = [(path, position, key) for key, by_file in self.groups.items()
                 for path, positions in by_file.items() for position in positions]
         rows.sort(key=lambda r: (order[r[0]], _position_key(r[1])))
-        first_place: dict[tuple, str] = {}        # group → where its message was shown
-        messages: dict[tuple, int] = {}           # (severity, rule) → messages shown so far
-        out, previous = [], None
+        repeats, out = Repeats(), []
         for path, position, key in rows:
             severity, rule, message = key
             label = "" if severity == self.default_severity else f"{severity}: "
             place = f"{shown[path]}:{position}"
-            if rule and key in first_place:
-                if messages[(severity, rule)] == 1 or key == previous:
-                    out.append(f"{place} {label}({rule}, as above)")
-                else:
-                    out.append(f"{place} {label}({rule}, as at {first_place[key]})")
-                previous = key
+            if rule and key in repeats:
+                out.append(f"{place} {label}({rule}, {repeats.again(key)})")
                 continue
-            previous, first_place[key] = key, place
-            messages[(severity, rule)] = messages.get((severity, rule), 0) + 1
+            repeats.shown(place, key)
             out.append(f"{place} {label}{message} ({rule})" if rule else f"{place} {label}{message}")
         return out
 

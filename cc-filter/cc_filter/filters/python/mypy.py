@@ -15,6 +15,7 @@ Passes everything through for machine formats the user asked for (`-O json`, `--
 Injects nothing. Tested with mypy 2.4.1 (compiled) on Python 3.11 (plain, --pretty, --strict,
 syntax errors); the line format is the same in mypy 1.x.
 """
+from cc_filter.filters._lint_report import Repeats
 from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _QUOTED = LazyPattern(r'"[^"]*"')
@@ -57,9 +58,7 @@ class Mypy(TrimmedLineFilter):
         self.last_note_owner: _Entry | None = None  # the entry whose last note `last` is
         self.in_excerpt = False
         self.excerpt = 0  # --pretty source excerpt and `^~~~` lines dropped (since the last flush)
-        self.seen: dict[tuple, str] = {}  # (severity, code, message or its template) → its place
-        self.wordings: dict[tuple, int] = {}  # (severity, code) → messages shown so far
-        self.previous: tuple = ()  # the keys of the error shown last
+        self.repeats = Repeats()  # keys (severity, code, message or its template) shown
 
     def feed_trimmed(self, line: str, stripped: str):
         if line.startswith(("LOG:", "TRACE:")):
@@ -118,35 +117,23 @@ class Mypy(TrimmedLineFilter):
         say which)."""
         coded = _CODED.match(entry.text) if entry.severity != "note" and not entry.notes else None
         if coded is None:
-            self.previous = ()
+            self.repeats.other()
             yield from entry.render()
             return
         message, code = coded.groups()
         head = f"{entry.path}:{entry.where}: {entry.severity}: "
         key = (entry.severity, code, message)
-        if key in self.seen:
-            yield self._again(key, head, "")
+        if key in self.repeats:
+            yield f"{head}({code}, {self.repeats.again(key)})"
             return
         template, values = _template(message)
         like = (entry.severity, code, template)
-        if len(values) == 1 and like in self.seen:
-            yield self._again(like, head, f'"{values[0]}" ')
+        if len(values) == 1 and like in self.repeats:
+            yield f'{head}"{values[0]}" ({code}, {self.repeats.again(like)})'
             return
         place = f"{entry.path}:{entry.where}"
-        self.seen[key] = place
-        self.previous = (key,)
-        if len(values) == 1:
-            self.seen[like] = place
-            self.previous = (key, like)
-        group = (entry.severity, code)
-        self.wordings[group] = self.wordings.get(group, 0) + 1
+        self.repeats.shown(place, *((key, like) if len(values) == 1 else (key,)))
         yield from entry.render()
-
-    def _again(self, key: tuple, head: str, name: str) -> str:
-        code = key[1]
-        above = self.wordings[key[:2]] == 1 or key in self.previous
-        self.previous = (key,)
-        return f"{head}{name}({code}, {'as above' if above else 'as at ' + self.seen[key]})"
 
     def finish(self, exit_code: int):
         yield from self._flush()
