@@ -2,13 +2,11 @@
 how many lines it would change, then one verdict line; the diff body (what `cargo fmt` would
 write) dropped and counted (`... (53 diff lines omitted)`). rustfmt's own errors (a file it
 cannot parse) pass through whole."""
-import re
-
 from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
 # `Diff in /p/src/a.rs:12:` (older rustfmt) or `Diff in /p/src/a.rs at line 12:` (newer)
-_HEADER = re.compile(r"^Diff in (.+?)(?::| at line )(\d+):$")
+_HEADER = LazyPattern(r"^Diff in (.+?)(?::| at line )(\d+):$")
 
 
 class CargoFmt(Filter):
@@ -24,7 +22,7 @@ class CargoFmt(Filter):
 
     def feed(self, line):
         line = strip_ansi(line)
-        header = _HEADER.match(line)
+        header = _HEADER.match(line) if line.startswith("Diff in ") else None
         if header:
             path = header.group(1)
             self.hunks.append([f"{path}:{header.group(2)}", 0, 0])
