@@ -17,7 +17,8 @@ Tested with ShellCheck 0.9.0 (the tty format is unchanged since 0.4).
 """
 from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.filters._tally import Tally
+from cc_filter.lines import strip_ansi
 
 _SOURCE = "quoted source lines"
 _ADVICE = "advice lines"
@@ -73,7 +74,7 @@ class Shellcheck(Filter):
         self.source: str | None = None  # the quoted line, once read
         self.skipping = False  # inside a `Did you mean:` block or the closing link list
         self.other: list[str] = []
-        self.counts = {_SOURCE: 0, _ADVICE: 0}  # lines left out, by kind
+        self.cut = Tally()  # lines left out, by kind
 
     def feed(self, line: str):
         line = strip_ansi(line)
@@ -83,13 +84,13 @@ class Shellcheck(Filter):
             if not line.strip():
                 self.skipping = False
             else:
-                self.counts[_ADVICE] += 1
+                self.cut.add(_ADVICE)
             return ()
         if self.skipping == "links":
             if not line.strip():
                 return ()
             if line.startswith("  https://"):
-                self.counts[_ADVICE] += 1
+                self.cut.add(_ADVICE)
                 return ()
             self.skipping = False  # not a link: a line of its own (kept below)
         if line.startswith("In ") and line.endswith(":") and " line " in line:
@@ -98,7 +99,7 @@ class Shellcheck(Filter):
             return ()
         if self.path is not None and self.source is None:
             self.source = line
-            self.counts[_SOURCE] += 1
+            self.cut.add(_SOURCE)
             return ()
         if self.source is not None:
             caret = parse_caret(line)
@@ -109,11 +110,11 @@ class Shellcheck(Filter):
                 return ()
         if line.startswith("Did you mean:"):
             self.skipping = "rewrite"
-            self.counts[_ADVICE] += 1
+            self.cut.add(_ADVICE)
             return ()
         if line.startswith("For more information:"):
             self.skipping = "links"
-            self.counts[_ADVICE] += 1
+            self.cut.add(_ADVICE)
             return ()
         if line.strip():
             self.other.append(line)
@@ -125,5 +126,5 @@ class Shellcheck(Filter):
         out = self.findings.render_grouped() + self.other
         if len(self.findings):
             out.append(self.findings.summary("finding"))
-        out += [omitted(n, kind) for kind, n in self.counts.items() if n]
+        out += self.cut.markers()
         return out

@@ -17,7 +17,8 @@ other than full/concise (json, github, …), `--diff`, `--statistics`, `--show-s
 shape and pass unchanged).
 """
 from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.filters._tally import Tally
+from cc_filter.lines import strip_ansi
 
 _PASSTHROUGH_FLAGS = ("--diff", "--statistics", "--show-settings", "--show-files", "--watch",
                       "-w", "--help", "-h")
@@ -56,7 +57,7 @@ class Ruff(Filter):
         self.pending: str | None = None
         self.in_block = False
         self.block_kind = "snippet lines"  # or "diff lines" (format --check)
-        self.dropped: dict[str, int] = {}  # kind → block lines dropped since the last marker
+        self.cut = Tally()  # block lines dropped since the last markers, by kind
 
     def feed(self, line: str):
         line = strip_ansi(line)
@@ -66,8 +67,8 @@ class Ruff(Filter):
             if not line.strip():
                 self.in_block = False
             else:
-                kind = "help lines" if line.startswith(("help:", "note:")) else self.block_kind
-                self.dropped[kind] = self.dropped.get(kind, 0) + 1
+                self.cut.add("help lines" if line.startswith(("help:", "note:"))
+                             else self.block_kind)
             return ()
         location = _location(line)
         if location is not None and self.pending is not None:
@@ -80,20 +81,15 @@ class Ruff(Filter):
             return (f"{location}: {header}",)
         out = []
         if self.pending is not None:
-            out.extend(self._markers())
+            out.extend(self.cut.markers())  # once, before the summary
             out.append(self.pending)
             self.pending = None
         if line.strip():
             self.pending = line
         return out
 
-    def _markers(self) -> list[str]:
-        """The counts of the block lines dropped so far (once, before the summary)."""
-        dropped, self.dropped = self.dropped, {}
-        return [omitted(n, kind) for kind, n in dropped.items()]
-
     def finish(self, exit_code: int):
-        out = self._markers()
+        out = self.cut.markers()
         if self.pending is not None:
             out.append(self.pending)
         return out
