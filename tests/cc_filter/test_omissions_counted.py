@@ -19,6 +19,7 @@ re-aligned, porcelain turned into words), where "vanished" has no meaning, and s
 """
 import os
 import re
+from collections import Counter
 
 import pytest
 
@@ -435,9 +436,7 @@ def vanished_lines(case, output: str) -> tuple[list[str], int]:
     restated = re.compile("|".join(f"(?:{p})" for p in RESTATED.get(name, ())) or r"(?!)")
     reshape = [(re.compile(p), r) for p, r in RESHAPED.get(name, ())]
     shown_lines = [_words(line) for line in output.splitlines()]
-    shown, whole = "\n".join(shown_lines), {}
-    for line in shown_lines:
-        whole[line] = whole.get(line, 0) + 1
+    shown, whole = "\n".join(shown_lines), Counter(shown_lines)
     used: dict[str, int] = {}
     gone, loose = [], 0
     for line in raw.split("\n"):
@@ -453,7 +452,7 @@ def vanished_lines(case, output: str) -> tuple[list[str], int]:
             gone.append(text)
         elif seen == 1 and text not in shown:
             gone.append(text)
-        elif whole.get(text, 0) < seen:  # found only inside a longer line (```` ``` ````)
+        elif whole[text] < seen:  # found only inside a longer line (```` ``` ````)
             loose += 1
     return gone, loose
 
