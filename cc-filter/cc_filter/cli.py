@@ -48,15 +48,15 @@ Options:
 
 Everything after `run`'s own options is the command, options included
 (`cc-filter run git log -n 5`). Exit codes: the command's (run, <name>); 127 command not
-found; 126 not executable; 128+N killed by signal N; 2 bad usage or unknown filter;
-1 `test`/`which` found a failure or no filter, `raw` found no kept output (`test
---require-all` without fixture cases to run: 2).
+found; 126 not executable; 128+N killed by signal N; 64 bad usage or unknown filter
+(nothing run; `test --require-all` without fixture cases to run too); 1 `test`/`which`
+found a failure or no filter, `raw` found no kept output.
 """
 import sys
 
-from cc_peel.console import console
+from cc_lex.console import console
 
-VERSION = "0.1.0"
+from cc_lex.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
 _COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust", "raw", "result")
 
 
@@ -138,11 +138,12 @@ def _usage() -> str:
     return "Usage:" + text.split("\n\n", 1)[0]
 
 
-def parse(argv: list[str]) -> dict:
-    """docopt over the usage string (the single source of truth); raises SystemExit."""
-    from docopt import docopt
+def parse(argv: list[str]) -> dict | int:
+    """docopt over the usage string (the single source of truth): the options, or the exit
+    code when nothing is left to do (--help, --version, a usage error: printed)."""
+    from cc_lex.console import parse_usage
 
-    return docopt(__doc__, argv=with_separator(argv), version=f"cc-filter {VERSION}")
+    return parse_usage("cc-filter", __doc__, with_separator(argv))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,20 +170,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main_slow(argv: list[str]) -> int:
-    from docopt import DocoptExit
-
-    try:
-        args = parse(argv)
-    except DocoptExit as exc:
-        from cc_peel.console import usage_error
-
-        sys.stderr.write(f"{usage_error('cc-filter', exc)}\n")
-        return 2
-    except SystemExit as exc:  # --help / --version print and exit
-        return exc.code if isinstance(exc.code, int) else 0
+    args = parse(argv)
+    if isinstance(args, int):
+        return args
     if args["<name>"] in _COMMANDS:  # docopt read a command word missing its arguments as <name>
         sys.stderr.write(_usage() + "\n")
-        return 2
+        return EXIT_USAGE
     from cc_filter import catalogue, commands
 
     if args["list"] or args["which"] or args["show"] or args["test"]:
@@ -214,7 +207,7 @@ def _main_slow(argv: list[str]) -> int:
     if code is None:
         value = args["--exit-code"]
         sys.stderr.write(f"cc-filter: --exit-code must be an integer, not {value!r}\n")
-        return 2
+        return EXIT_USAGE
     from cc_filter import runner
 
     return runner.filter_stdin(args["<name>"], code)

@@ -7,6 +7,7 @@ import os
 import sys
 
 from cc_filter import catalogue, keys
+from cc_lex.console import EXIT_USAGE
 from cc_track import home
 
 
@@ -154,7 +155,7 @@ def show(name: str, cwd: str | None = None) -> int:
     entries = [e for e in catalogue.all_entries(cwd) if e.name == name]
     if not entries:
         _err(f"cc-filter: no filter named {name!r} (see: cc-filter list)")
-        return 2
+        return EXIT_USAGE
     entry = entries[0]
     _print(f"name:          {entry.name}")
     _print(f"tier:          {entry.tier}")
@@ -185,17 +186,17 @@ def test(name: str | None, *, require_all: bool = False, fixtures: str | None = 
     fixtures_dir = fixtures or cases.find_fixtures_dir(cwd)
     if fixtures and not os.path.isdir(fixtures):
         _err(f"cc-filter: no fixture folder {fixtures}")
-        return 2
+        return EXIT_USAGE
     if fixtures_dir is None and require_all:
         _err("cc-filter: --require-all needs the fixture cases of a contextcrawler checkout "
              "(tests/fixtures: real captured output, not shipped with the package). Run it in "
              "a clone of the repository, or pass --fixtures=DIR.")
-        return 2
+        return EXIT_USAGE
     entries = catalogue.all_entries(cwd)
     names = sorted({e.name for e in entries})
     if name is not None and name not in names:
         _err(f"cc-filter: no filter named {name!r} (see: cc-filter list)")
-        return 2
+        return EXIT_USAGE
     by_filter: dict = {}
     for case in cases.discover(fixtures_dir, name):
         by_filter.setdefault(case.filter_name, []).append(case)

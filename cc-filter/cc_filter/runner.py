@@ -31,6 +31,7 @@ import time
 import _signal
 
 from cc_filter import catalogue, keys
+from cc_lex.console import EXIT_USAGE
 
 _FORWARDED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
 # Python ignores SIGPIPE and SIGXFSZ; the child must get the defaults back (and the forwarded
@@ -203,7 +204,7 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
         if entry is None:  # a typo must not run the command some other way than asked
             _stderr(f"cc-filter: no filter named {filter_name!r} (see: cc-filter list); "
                     "nothing run")
-            return 2
+            return EXIT_USAGE
     else:
         entry = catalogue.lookup(key, cwd)
         if entry is not None and catalogue.is_fallback(entry):
@@ -429,7 +430,7 @@ def filter_stdin(name: str, exit_code: int = 0, *, cwd: str | None = None) -> in
     entry = catalogue.by_name(name, cwd)
     if entry is None:
         _stderr(f"cc-filter: no filter named {name!r} (see: cc-filter list)")
-        return 2
+        return EXIT_USAGE
     guard, _ = _make_guard(entry, [])
     guard.argv = [name]
     guard.sink = _write_stdout

@@ -10,6 +10,7 @@ Usage:
   cc-gate [--agent=NAME] [--cwd=DIR] [<command>]
   cc-gate --list-rules [--agent=NAME] [--cwd=DIR]
   cc-gate (-h | --help)
+  cc-gate --version
 
 Options:
   --agent=NAME   Whose rules apply: claude, codex, copilot, cursor, gemini or opencode
@@ -18,6 +19,7 @@ Options:
                  (default: the current directory).
   --list-rules   Print every rule that applies (kind, rule, file) and exit.
   -h --help      Show this help.
+  --version      Show the version.
 
 Rules: deny beats everything; substitutions, file redirects and commands that cannot be parsed
 are never auto-allowed; ask rules come next; allow needs an allow rule for every segment;
@@ -28,11 +30,11 @@ mode; 64 on a usage error.
 """
 import sys
 
-from cc_peel.console import console
-from cc_peel.record import EXIT_USAGE, fast_options, stage_main
+from cc_lex.console import EXIT_USAGE, console
+from cc_peel.record import fast_options, stage_main
 
 from .decision import EXIT_BY_DECISION
-_OPTIONS = {"values": ("--agent", "--cwd"), "others": ("--help", "--list-rules")}
+_OPTIONS = {"values": ("--agent", "--cwd"), "others": ("--help", "--list-rules", "--version")}
 
 
 def parse_fast(argv: list):

@@ -42,13 +42,13 @@ Options:
   --version     show the version.
 
 Exit codes: 0 ok; 1 a step failed (malformed settings file, FAIL in verify, no hook
-installed to test); 2 usage error. decode/encode always exit 0.
+installed to test); 64 usage error (an unknown agent too). decode/encode always exit 0.
 """
 import sys
 
-from cc_peel.console import console
+from cc_lex.console import console
 
-VERSION = "0.1.0"
+from cc_lex.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
 _STAGES = ("decode", "encode")
 
 
@@ -71,17 +71,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main_slow(argv: list[str]) -> int:
-    from docopt import DocoptExit, docopt
+    from cc_lex.console import parse_usage
 
     try:
-        args = docopt(__doc__, argv=argv, version=f"cc-hook {VERSION}")
-    except DocoptExit as exc:
-        from cc_peel.console import usage_error
-
-        sys.stderr.write(f"{usage_error('cc-hook', exc)}\n")
-        return 2
+        args = parse_usage("cc-hook", __doc__, argv)
     except BrokenPipeError:  # `cc-hook --help | head`
         return 0
+    if isinstance(args, int):
+        return args
     if args["decode"] or args["encode"]:
         from .stage import run
 

@@ -1,4 +1,5 @@
 """The cold commands behind the CLI: init, uninstall, verify, status, test."""
+from cc_lex.console import EXIT_USAGE
 
 
 def dispatch(args: dict) -> int:
@@ -24,4 +25,4 @@ def dispatch(args: dict) -> int:
         from .synthetic import test
 
         return test(args["<agent>"], args["<command>"], run=args["--run"])
-    return 2
+    return EXIT_USAGE

@@ -29,7 +29,7 @@ HOOK_VERSION = 5
    no longer loses it), and runs cc-rewrite with `CTXCRL_QUIET_CONFIG=1` (one config warning
    per command: cc-gate's).
 4: stages start as `from cc_X.cli import run; run()`: the console-script entry, which ends
-   with `cc_peel.console.exit_now` (no interpreter teardown).
+   with `cc_lex.console.exit_now` (no interpreter teardown).
 5: agents that filter after execution (Copilot CLI) get two pipelines in one script, chosen by
    its first argument: `pre` (decode | cc-gate | encode: denies only) and `post`
    (decode | cc-filter result | encode).

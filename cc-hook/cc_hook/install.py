@@ -7,6 +7,7 @@ import os
 import sys
 import time
 
+from cc_lex.console import EXIT_USAGE
 from cc_track import home
 from cc_track.spool import project_of
 
@@ -238,7 +239,7 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
     report = report or Reporter()
     agents = _check_agents(agents or ["claude"], report)
     if agents is None:
-        return 2
+        return EXIT_USAGE
     try:
         tools = {name: hook_script.tool_path(name) for name in hook_script.TOOLS}
     except hook_script.ToolNotFound as exc:

@@ -85,10 +85,12 @@ def encode(agent: str, body: str | None) -> str:
 
 
 def run(direction: str, agent: str) -> int:
-    """Run one stage on stdin/stdout. Exit 0 always, except 2 for an unknown agent."""
+    """Run one stage on stdin/stdout. Exit 0 always, except EXIT_USAGE (64) for an unknown agent."""
     if agent not in CODEC_AGENTS:
+        from cc_lex.console import EXIT_USAGE  # not on the hot path
+
         sys.stderr.write(f"cc-hook: unknown agent {agent!r} (one of: {', '.join(CODEC_AGENTS)})\n")
-        return 2
+        return EXIT_USAGE
     out = ""
     try:
         load(agent)  # import the codec while the upstream stage is still working

@@ -7,6 +7,7 @@ import os
 import subprocess
 import time
 
+from cc_lex.console import EXIT_USAGE
 from cc_track import home
 
 from . import hook_script
@@ -144,7 +145,7 @@ def test(agent: str, command: str, cwd: str | None = None,
     if agent not in HOOK_AGENTS + PLUGIN_AGENTS:
         report.warn(f"cc-hook test: {agent!r} has no hook to test (one of: "
                     f"{', '.join(HOOK_AGENTS + PLUGIN_AGENTS)})")
-        return 2
+        return EXIT_USAGE
     found = installed(agent, cwd)
     if found is None:
         report.warn(f"cc-hook test: no {agent} hook installed (run: cc-hook init --agent {agent})")

@@ -6,6 +6,7 @@ Cold path.
 """
 import os
 
+from cc_lex.console import EXIT_USAGE
 from cc_track import home
 
 from . import filter_path, hook_script
@@ -54,7 +55,7 @@ def uninstall(agents, scope: str | None = None, dry_run: bool = False, cwd: str 
     if agents:
         agents = _check_agents(agents, report)
         if agents is None:
-            return 2
+            return EXIT_USAGE
     targets = _targets(manifest, agents or [], scope, cwd)
     leaving = set(targets)
     kept_paths = {f.get("path") for i in manifest.installs

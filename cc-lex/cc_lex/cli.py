@@ -3,6 +3,7 @@
 Usage:
   cc-lex [--words] [--format=FMT] [--bytes] [--] [<command>]
   cc-lex (-h | --help)
+  cc-lex --version
 
 Reads the command line from <command>, or else all of stdin, as UTF-8 and unchanged (a
 trailing newline on stdin is a newline token). Prints one token per line:
@@ -32,11 +33,13 @@ Options:
   --format=FMT  Output format: jsonl or tsv [default: jsonl].
   --bytes       Give offsets in UTF-8 bytes instead of code points.
   -h --help     Show this help.
+  --version     Show the version.
 
 Exit codes:
   0  tokens printed (nothing for an empty command)
   2  unterminated quote, substitution or ${ (one line on stderr naming the offset, nothing
-     on stdout), input that is not UTF-8, or a usage error
+     on stdout), input that is not UTF-8, or an unknown --format
+  64 a usage error
 """
 import sys
 
@@ -46,20 +49,21 @@ from .source import InputError, read_command
 FORMATS = ("jsonl", "tsv")
 
 
-def parse_args(argv: list[str]) -> dict:
-    """docopt's answer for argv; the common forms are parsed by hand (docopt costs 25 ms)."""
+def parse_args(argv: list[str]) -> dict | int:
+    """docopt's answer for argv, or the exit code when nothing is left to do (--help,
+    --version, a usage error); the common forms are parsed by hand (docopt costs 25 ms)."""
     fast = fast_args(argv)
     if fast is not None:
         return fast
-    from docopt import docopt
+    from .console import parse_usage
 
-    return dict(docopt(__doc__, argv))
+    return parse_usage("cc-lex", __doc__, argv)
 
 
 def fast_args(argv: list[str]) -> dict | None:
     """argv parsed without docopt, or None for anything but plain flags and one command."""
     args = {"--words": False, "--format": "jsonl", "--bytes": False, "--": False,
-            "<command>": None, "--help": False}
+            "<command>": None, "--help": False, "--version": False}
     positional_only = False
     seen: set[str] = set()
     k = 0
@@ -90,13 +94,9 @@ def fast_args(argv: list[str]) -> dict | None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    try:
-        args = parse_args(argv)
-    except SystemExit as exit:  # docopt: usage error (code is the message) or --help (None)
-        if exit.code is None or exit.code == 0:
-            return 0
-        sys.stderr.write(f"{exit.code}\n")
-        return 2
+    args = parse_args(argv)
+    if isinstance(args, int):
+        return args
     fmt = args["--format"]
     if fmt not in FORMATS:
         sys.stderr.write(f"cc-lex: unknown format {fmt!r} (jsonl or tsv)\n")

@@ -3,6 +3,7 @@
 Usage:
   cc-peel [--] [<command>]
   cc-peel (-h | --help)
+  cc-peel --version
 
 Reads the command line from <command>, or else all of stdin, as UTF-8. Splits it at
 operators and pipes (quotes respected, via cc-lex), finds the commands nested in $(…),
@@ -37,30 +38,33 @@ JSON object per simple command, in order of their start offset:
 
 Options:
   -h --help  Show this help.
+  --version  Show the version.
 
 Exit codes:
   0  segments printed (nothing for an empty command)
   2  unterminated quote, substitution or ${ (one line on stderr naming the offset, nothing
-     on stdout), input that is not UTF-8, or a usage error
+     on stdout), or input that is not UTF-8
+  64 a usage error
 """
 import sys
 
 from cc_lex.lexer import LexError
 from cc_lex.source import InputError, read_command
 
-from .console import console
+from cc_lex.console import console
 from .peeling import configured_prefixes, peel
 from .record import dumps
 
 
-def parse_args(argv: list[str]) -> dict:
-    """docopt's answer for argv; the common forms are parsed by hand (docopt costs 25 ms)."""
+def parse_args(argv: list[str]) -> dict | int:
+    """docopt's answer for argv, or the exit code when nothing is left to do (--help,
+    --version, a usage error); the common forms are parsed by hand (docopt costs 25 ms)."""
     fast = fast_args(argv)
     if fast is not None:
         return fast
-    from docopt import docopt
+    from cc_lex.console import parse_usage
 
-    return dict(docopt(__doc__, argv))
+    return parse_usage("cc-peel", __doc__, argv)
 
 
 def fast_args(argv: list[str]) -> dict | None:
@@ -72,18 +76,15 @@ def fast_args(argv: list[str]) -> dict | None:
         return None
     if len(argv) > 1:
         return None
-    return {"--": dashes, "<command>": argv[0] if argv else None, "--help": False}
+    return {"--": dashes, "<command>": argv[0] if argv else None, "--help": False,
+            "--version": False}
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    try:
-        args = parse_args(argv)
-    except SystemExit as exit:  # docopt: usage error (code is the message) or --help
-        if exit.code is None or exit.code == 0:
-            return 0
-        sys.stderr.write(f"{exit.code}\n")
-        return 2
+    args = parse_args(argv)
+    if isinstance(args, int):
+        return args
     try:
         text = read_command(args["<command>"])
         peeled = peel(text, configured_prefixes())

@@ -241,35 +241,30 @@ def fast_options(argv: list, flags=(), values=(), others=("--help",)):
     return opts
 
 
-def stage_options(argv: list, usage: str, flags=(), values=(), others=("--help",)):
+def stage_options(tool: str, argv: list, usage: str, flags=(), values=(),
+                  others=("--help", "--version")):
     """A stage's options: the hot form by hand (`fast_options`), anything else by docopt over
-    `usage` (the single source of truth); None after a usage error, printed on stderr."""
+    `usage` (the single source of truth, `console.parse_usage`): the options, or the exit
+    code when nothing is left to do (--help, --version, a usage error: printed)."""
     opts = fast_options(argv, flags, values, others)
     if opts is not None:
         return opts
-    from docopt import DocoptExit, docopt
+    from cc_lex.console import parse_usage
 
-    try:
-        return dict(docopt(usage, argv=argv, default_help=False))
-    except DocoptExit as exc:
-        sys.stderr.write(f"{exc}\n")
-        return None
+    return parse_usage(tool, usage, argv)
 
 
-EXIT_USAGE = 64
 
 
 def stage_main(tool: str, argv: list, usage: str, options: dict, answer, error_exit: int) -> int:
-    """A stage's `main()`: its options (`stage_options(argv, usage, **options)`), --help, then
-    `answer(opts) -> exit code`. A usage error → EXIT_USAGE (printed); Ctrl-C → 130; anything
-    raised → one line on stderr and `error_exit`: never a traceback in the agent's hook."""
+    """A stage's `main()`: its options (`stage_options(tool, argv, usage, **options)`), then
+    `answer(opts) -> exit code`. --help / --version → 0 (printed); a usage error → EXIT_USAGE
+    (printed); Ctrl-C → 130; anything raised → one line on stderr and `error_exit`: never a
+    traceback in the agent's hook."""
     try:
-        opts = stage_options(argv, usage, **options)
-        if opts is None:
-            return EXIT_USAGE
-        if opts["--help"]:
-            sys.stdout.write(usage)
-            return 0
+        opts = stage_options(tool, argv, usage, **options)
+        if isinstance(opts, int):
+            return opts
         return answer(opts)
     except KeyboardInterrupt:
         return 130

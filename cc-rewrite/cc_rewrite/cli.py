@@ -8,6 +8,7 @@ command to run: `git status && ls | wc -l` → `cc-filter run git status && ls |
 Usage:
   cc-rewrite [--explain] [--cwd=DIR] [<command>]
   cc-rewrite (-h | --help)
+  cc-rewrite --version
 
 Options:
   --explain   Print the command to run, then one line per segment: what was rewritten (and
@@ -15,6 +16,7 @@ Options:
   --cwd=DIR   Where project filters are looked for when the input has no "cwd"
               (default: the current directory).
   -h --help   Show this help.
+  --version   Show the version.
 
 Only commands with a filter in cc-filter's catalogue are rewritten (`cc-filter list`); one
 with none gets the generic fallback filter (long output cut to head, errors and tail) when it
@@ -37,11 +39,11 @@ Exit codes: 0 rewritten, 1 unchanged (bare commands; with several, 0 when any wa
 """
 import sys
 
-from cc_peel.console import console
+from cc_lex.console import console
 from cc_peel.record import fast_options, stage_main
 
 from .rewrite import EXIT_REWRITTEN, EXIT_UNCHANGED
-_OPTIONS = {"flags": ("--explain",), "values": ("--cwd",), "others": ("--help",)}
+_OPTIONS = {"flags": ("--explain",), "values": ("--cwd",), "others": ("--help", "--version")}
 
 
 def parse_fast(argv: list):

@@ -60,14 +60,15 @@ Options:
   -h --help          Show this help.
   --version          Show the version.
 
-Exit codes: 0 ok, 1 error (I/O, disk full, …), 2 usage error, 3 tracking.db damaged or newer
+Exit codes: 0 ok, 1 error (I/O, disk full, …), 64 usage error, 3 tracking.db damaged or newer
 (run `cc-track repair`).
 """
 import os
 import sys
 
-VERSION = "0.1.0"
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_DATABASE = 0, 1, 2, 3
+from cc_lex.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
+
+EXIT_OK, EXIT_ERROR, EXIT_DATABASE = 0, 1, 3
 
 
 class UsageError(Exception):
@@ -328,15 +329,11 @@ COMMANDS = {"report": cmd_report, "economics": cmd_economics, "discover": cmd_di
 def main(argv=None) -> int:
     import time
 
-    from docopt import DocoptExit, docopt
+    from cc_lex.console import parse_usage
 
-    try:
-        args = docopt(__doc__, argv=sys.argv[1:] if argv is None else argv, version=VERSION)
-    except DocoptExit as exc:
-        from cc_peel.console import usage_error
-
-        sys.stderr.write(f"{usage_error('cc-track', exc.code)}\n")
-        return EXIT_USAGE
+    args = parse_usage("cc-track", __doc__, sys.argv[1:] if argv is None else argv)
+    if isinstance(args, int):
+        return args
     from . import store
     from .config import load_config
 

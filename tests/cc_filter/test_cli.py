@@ -56,14 +56,14 @@ def test_pipe_fast_path_defers_to_docopt(argv):
 # -- usage -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv", [[], ["run"], ["list", "extra"], ["show"], ["untrust"],
                                   ["git-status", "--bogus"], ["test", "--nope"]])
-def test_bad_usage_exits_2_with_usage(capsys, argv):
-    assert cli.main(argv) == 2
+def test_bad_usage_exits_64_with_usage(capsys, argv):
+    assert cli.main(argv) == 64
     err = capsys.readouterr().err
     assert "Usage:" in err and "cc-filter run" in err
 
 
 def test_bad_exit_code_value(capsys):
-    assert cli.main(["demo", "--exit-code=abc"]) == 2
+    assert cli.main(["demo", "--exit-code=abc"]) == 64
     assert "--exit-code must be an integer" in capsys.readouterr().err
 
 
@@ -87,8 +87,8 @@ def test_python_dash_m_works():
     assert (result.returncode, result.stdout) == (0, f"cc-filter {cli.VERSION}\n".encode())
 
 
-def test_unknown_filter_name_exits_2(capfd):
-    assert cli.main(["no-such-filter-xyz"]) == 2
+def test_unknown_filter_name_exits_64(capfd):
+    assert cli.main(["no-such-filter-xyz"]) == 64
     assert "no filter named 'no-such-filter-xyz'" in capfd.readouterr().err
 
 
@@ -120,7 +120,7 @@ def test_list_which_show(capsys, builtin_dir, user_filters):
     assert cli.main(["show", "u"]) == 0
     out = capsys.readouterr().out
     assert "tier:          user" in out and 'name = "u"' in out and "shadows:" in out
-    assert cli.main(["show", "zzz"]) == 2
+    assert cli.main(["show", "zzz"]) == 64
 
 
 # -- cc-filter test -------------------------------------------------------------------------------
@@ -155,7 +155,7 @@ def test_test_command_runs_inline_and_fixture_cases(capsys, builtin_dir, tmp_pat
     _fixture_case(fixtures, "demo-make", "wrong", "demo-make all", raw, contains=["not there"])
     assert cli.main(["test", "demo-make", f"--fixtures={fixtures}"]) == 1
     assert "output lacks 'not there'" in capsys.readouterr().out
-    assert cli.main(["test", "zzz", f"--fixtures={fixtures}"]) == 2
+    assert cli.main(["test", "zzz", f"--fixtures={fixtures}"]) == 64
 
 
 # -- trust commands ------------------------------------------------------------------------------

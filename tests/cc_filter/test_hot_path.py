@@ -10,7 +10,7 @@ from filter_testkit import REPO, toml_filter
 
 FORBIDDEN = ("re", "json", "subprocess", "signal", "docopt", "tomllib", "sqlite3", "hashlib",
              "tempfile", "pathlib", "shlex", "typing", "dataclasses", "enum", "tabulate",
-             "importlib.metadata", "inspect", "cc_lex", "cc_peel.peeling")
+             "importlib.metadata", "inspect", "cc_lex.lexer", "cc_peel.peeling")
 
 PROBE = """
 import json as _j, sys

@@ -90,9 +90,10 @@ def test_invalid_utf8_argument():
     assert b"Traceback" not in result.stderr
 
 
-def test_usage_error_exits_2():
+def test_usage_error_exits_64_and_names_the_option():
     result = run("--nope", "x")
-    assert result.returncode == 2
+    assert result.returncode == 64
+    assert result.stderr.startswith(b"cc-lex: unknown option or argument: --nope\n")
     assert b"Usage:" in result.stderr
 
 
@@ -124,7 +125,7 @@ def test_fast_path_agrees_with_docopt(argv):
     assert fast == dict(docopt(cli.__doc__, argv))
 
 
-@pytest.mark.parametrize("argv", [["-h"], ["--help"], ["--wor", "x"], ["a", "b"], ["-x"],
+@pytest.mark.parametrize("argv", [["-h"], ["--help"], ["--version"], ["--wor", "x"], ["a", "b"], ["-x"],
                                   ["--bytes", "--bytes"], ["--format=tsv", "--format", "tsv"],
                                   ["--format"]])
 def test_other_forms_go_to_docopt(argv):

@@ -3,7 +3,8 @@ import shlex
 
 import pytest
 
-from cc_lex import LexError, split_words, tokenize, words
+from cc_lex import LexError, split_words, tokenize
+from cc_lex.words import words
 
 CASES = [
     ("git status", ["git", "status"]),

@@ -83,9 +83,10 @@ def test_help():
         assert needle in result.stdout.decode()
 
 
-def test_usage_error():
+def test_usage_error_exits_64_and_names_the_option():
     result = run("--bogus")
-    assert result.returncode == 2 and b"Usage:" in result.stderr
+    assert result.returncode == 64 and b"Usage:" in result.stderr
+    assert result.stderr.startswith(b"cc-peel: unknown option or argument: --bogus\n")
 
 
 @pytest.mark.parametrize("argv", [[], ["git status"], ["--", "-x"], ["--"], ["-"]])
@@ -93,6 +94,6 @@ def test_fast_path_agrees_with_docopt(argv):
     assert cli.fast_args(argv) == dict(docopt(cli.__doc__, argv))
 
 
-@pytest.mark.parametrize("argv", [["-h"], ["--help"], ["a", "b"], ["-x"]])
+@pytest.mark.parametrize("argv", [["-h"], ["--help"], ["--version"], ["a", "b"], ["-x"]])
 def test_other_forms_go_to_docopt(argv):
     assert cli.fast_args(argv) is None

@@ -8,6 +8,7 @@ import pytest
 from docopt import docopt
 from hypothesis import given, settings, strategies as st
 
+from cc_lex.console import EXIT_USAGE
 from cc_peel import record
 from cc_peel.record import BARE, EMPTY, MALFORMED, RECORD, classify, dumps, loads
 
@@ -162,9 +163,9 @@ def test_other_forms_are_left_to_docopt(argv):
 
 
 def test_stage_options_fall_back_to_docopt_and_report_usage_errors(capsys):
-    assert record.stage_options(["--list", "--agent=x"], USAGE, **OPTIONS)["--list"] is True
-    assert record.stage_options(["--bogus"], USAGE, **OPTIONS) is None
-    assert "Usage:" in capsys.readouterr().err
+    assert record.stage_options("t", ["--list", "--agent=x"], USAGE, **OPTIONS)["--list"] is True
+    assert record.stage_options("t", ["--bogus"], USAGE, **OPTIONS) == EXIT_USAGE == 64
+    assert capsys.readouterr().err.startswith("t: unknown option or argument: --bogus\nUsage:")
 
 
 
@@ -177,7 +178,7 @@ def _raise(exc):
 @pytest.mark.parametrize("argv, answer, code, out, err", [
     (["git status"], lambda opts: len(opts["<command>"]), 10, "", ""),
     (["--help"], _raise(AssertionError("not called")), 0, USAGE, ""),
-    (["--bogus"], _raise(AssertionError("not called")), record.EXIT_USAGE, "", "Usage:"),
+    (["--bogus"], _raise(AssertionError("not called")), EXIT_USAGE, "", "Usage:"),
     (["ls"], _raise(KeyboardInterrupt()), 130, "", ""),
     (["ls"], _raise(IndexError("bug")), 7, "", "t: internal error: IndexError('bug')\n"),
 ])

@@ -101,7 +101,7 @@ def test_help_is_the_usage_string():
 def test_python_dash_m_works():
     done = subprocess.run([sys.executable, "-m", "cc_track", "--version"], capture_output=True,
                           text=True)
-    assert (done.returncode, done.stdout.strip()) == (0, cli.VERSION)
+    assert (done.returncode, done.stdout.strip()) == (0, f"cc-track {cli.VERSION}")
 
 
 def test_record_ingests_stdin_and_reports_counts():

@@ -7,8 +7,17 @@ has exited). So the console scripts and the hook's stages flush and `_exit` inst
 tools that close what they write (files with `with`, spool and tee by `os.write` on an fd
 they close, answers by `os.write` or sys.stdout): nothing is left for the teardown to do.
 `main()` itself returns, for tests. Imports only `sys` (and `posix` when exiting).
+
+The seven tools share one command-line convention, kept here: `--version` prints
+`<tool> <version>`, a usage error exits EXIT_USAGE (64, EX_USAGE of sysexits.h: no tool uses
+it for an answer) with one message that names the unknown option in words.
 """
 import sys
+
+#: The version every tool reports (pyproject.toml's; a test keeps the two equal).
+VERSION = "0.1.0"
+#: The exit code of a usage error, in every tool.
+EXIT_USAGE = 64
 
 
 def exit_now(code) -> None:
@@ -46,3 +55,18 @@ def usage_error(tool: str, message) -> str:
     names = re.findall(r"(?:Option|Argument|Command)\((?:'[^']*'|None), '([^']*)'", first)
     words = ", ".join(names) if names else first.partition("arguments")[2].strip()
     return f"{tool}: unknown option or argument: {words}\n{rest}"
+
+
+def parse_usage(tool: str, usage: str, argv: list, **docopt_options):
+    """docopt over `usage` (the tool's single source of truth). Returns the options, or the
+    exit code when nothing is left to do: 0 after `--help` / `--version` (printed; the version
+    line is `<tool> <version>`), EXIT_USAGE after a usage error (its message on stderr)."""
+    from docopt import DocoptExit, docopt
+
+    try:
+        return dict(docopt(usage, argv=argv, version=f"{tool} {VERSION}", **docopt_options))
+    except DocoptExit as exc:
+        sys.stderr.write(f"{usage_error(tool, exc)}\n")
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help or --version, already printed
+        return 0 if exc.code in (None, 0) else EXIT_USAGE
