@@ -210,6 +210,7 @@ def _rows(ctx, home):
     out.append({"budget": f"cc-filter run cat {LOG_MB}MB (filter: {chosen.split(' ')[0]})",
                 "measured": run.versus(copy), "target": "≤ 3× copy (wall)",
                 "ok": run.within(copy, 3)})
+    out.extend(_regex_rows())
     out.append({"budget": "cc-filter run cat: peak RSS", "measured": f"{run.rss:.0f} MB",
                 "target": "< 50 MB", "ok": run.rss < 50})
 
@@ -224,3 +225,31 @@ if __name__ == "__main__":  # pragma: no cover - `python bench/bench_filter.py` 
 
     for row in rows(run.Context()):
         print(row)
+
+
+def _regex_rows():
+    """The unsafe-regex table (tests/cc_filter/test_patterns.py) is not folklore: on `aaaa…a!`
+    a rejected alternation shape blows up, and every accepted pattern stays fast. Timed here,
+    not in a unit test: a loaded machine would make such a test fail by chance."""
+    import importlib.util
+    import re
+    import time
+
+    spec = importlib.util.spec_from_file_location(
+        "test_patterns", os.path.join(REPO, "tests", "cc_filter", "test_patterns.py"))
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+
+    def cost(pattern, n):
+        start = time.perf_counter()
+        re.search(pattern, "a" * n + "!")
+        return time.perf_counter() - start
+
+    growth = cost(r"^(a|aa)+$", 24) / max(cost(r"^(a|aa)+$", 14), 1e-9)
+    slowest = max(table.ACCEPTED, key=lambda p: cost(p, 5000))
+    worst = cost(slowest, 5000)
+    return [{"budget": "rejected regex shape ^(a|aa)+$: 24 vs 14 chars", "measured": f"{growth:.0f}×",
+             "target": "> 20× (exponential)", "ok": growth > 20},
+            {"budget": f"accepted regexes on 5,000 chars ({len(table.ACCEPTED)})",
+             "measured": f"slowest {worst * 1000:.1f} ms ({slowest})", "target": "< 500 ms",
+             "ok": worst < 0.5}]

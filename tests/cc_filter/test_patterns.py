@@ -143,21 +143,6 @@ def test_regexes_that_do_not_compile_are_rejected(pattern):
         patterns.check_regex(pattern)
 
 
-def test_every_rejected_example_is_really_slow_and_every_accepted_one_fast():
-    """The table is not folklore: on `aaaa…a!` the rejected alternation shapes blow up and the
-    accepted ones stay fast (a short text keeps the slow side cheap to show)."""
-    import time
-
-    def cost(pattern, n):
-        start = time.perf_counter()
-        re.search(pattern, "a" * n + "!")
-        return time.perf_counter() - start
-
-    assert cost(r"^(a|aa)+$", 24) > 20 * cost(r"^(a|aa)+$", 14)  # grows ~1.6× per character
-    for pattern in ACCEPTED:
-        assert cost(pattern, 5000) < 0.5, pattern
-
-
 def test_catch_all():
     assert patterns.is_catch_all("^.*$") and patterns.is_catch_all(".*")
     assert not patterns.is_catch_all("^error")
