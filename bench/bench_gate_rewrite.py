@@ -92,7 +92,7 @@ sys.path[:0] = {paths!r}
 from bench_gate_rewrite import agent_commands
 from cc_rewrite.rewrite import rewrite, Catalogue
 from cc_rewrite.refusals import RewriteSettings
-from cc_gate.rules import load_rules
+from cc_gate.agents import load_rules
 from cc_gate.decision import decide
 commands = agent_commands()
 settings = RewriteSettings.from_config()
@@ -114,7 +114,7 @@ print(json.dumps({{"n": len(commands), "rewrite_s": rewrite_s, "changed": change
 def _compile_packages(ctx) -> None:
     """Write the .pyc files first: with PYTHONDONTWRITEBYTECODE set (as in some shells) an
     edited module is recompiled on every run, which is not what an installed tool pays."""
-    dirs = [os.path.join(REPO, d) for d in ("cc-lex", "cc-peel", "cc-gate", "cc-rewrite",
+    dirs = [os.path.join(REPO, d) for d in ("ctxcrl", "cc-lex", "cc-peel", "cc-gate", "cc-rewrite",
                                              "cc-filter", "cc-track")]
     subprocess.run([ctx.python, "-m", "compileall", "-q", *dirs], capture_output=True)
 

@@ -18,7 +18,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-for folder in ("cc-lex", "cc-peel", "cc-track"):
+for folder in ("ctxcrl", "cc-lex", "cc-peel"):
     path = os.path.join(REPO, folder)
     if path not in sys.path:
         sys.path.insert(0, path)

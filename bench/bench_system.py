@@ -313,7 +313,7 @@ def _first_filters(name: str) -> bool:
 
 
 def savings_rows(ctx, env) -> list:
-    paths = [os.path.join(REPO, d) for d in ("cc-filter", "cc-track", "cc-peel", "cc-lex")]
+    paths = [os.path.join(REPO, d) for d in ("cc-filter", "cc-track", "cc-peel", "cc-lex", "ctxcrl")]
     script = _SAVINGS.format(paths=paths, fixtures=os.path.join(REPO, "tests", "fixtures"))
     done = subprocess.run([ctx.python, "-c", script], capture_output=True, text=True, env=env,
                           timeout=600)

@@ -10,11 +10,11 @@ import site
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = ["cc-lex", "cc-peel", "cc-gate", "cc-rewrite", "cc-filter", "cc-track", "cc-hook"]
+FOLDERS = ["ctxcrl", "cc-lex", "cc-peel", "cc-gate", "cc-rewrite", "cc-filter", "cc-track", "cc-hook"]
 
 site_packages = next(p for p in site.getsitepackages() if p.startswith(sys.prefix))
 for stale in glob.glob(os.path.join(site_packages, "__editable__*contextcrawler*")):
     os.remove(stale)
 with open(os.path.join(site_packages, "contextcrawler-dev.pth"), "w") as f:
-    f.write("".join(os.path.join(ROOT, tool) + "\n" for tool in TOOLS))
-print(f"dev mode: {len(TOOLS)} tool folders on sys.path via {site_packages}/contextcrawler-dev.pth")
+    f.write("".join(os.path.join(ROOT, tool) + "\n" for tool in FOLDERS))
+print(f"dev mode: {len(FOLDERS)} folders (the ground and the seven tools) on sys.path via {site_packages}/contextcrawler-dev.pth")

@@ -24,8 +24,8 @@ def ctxcrl_home(tmp_path_factory, monkeypatch):
     for var in ("CTXCRL_DISABLED", "CTXCRL_TEE_DIR", "CTXCRL_DB_PATH",
                 "CTXCRL_TRUST_PROJECT_FILTERS", "CTXCRL_FILTER_BIN"):
         monkeypatch.delenv(var, raising=False)
-    import cc_track.config
+    import ctxcrl.config
 
-    cc_track.config._loaded = None
+    ctxcrl.config._loaded = None
     yield home
-    cc_track.config._loaded = None
+    ctxcrl.config._loaded = None

@@ -22,7 +22,7 @@ import os
 
 from cc_filter import catalogue, guard, keys
 from cc_filter.tee import TeePolicy
-from cc_track.spool import estimate_tokens
+from ctxcrl.spool import estimate_tokens
 
 CASE_KEYS = ("command", "exit_code", "source", "contains", "not_contains", "matches", "equals",
              "line_count", "description", "min_savings", "ran_in", "origin")
@@ -189,7 +189,7 @@ def normalise(text: str, tee_path: str | None) -> str:
     """Output with the tee hint made stable: `[full output: ~/.local/share/ctxcrl/tee/TS_x.log]`."""
     if not tee_path:
         return text
-    from cc_track import home
+    from ctxcrl import home
 
     shown = home.short_path(tee_path)
     base = os.path.basename(tee_path)

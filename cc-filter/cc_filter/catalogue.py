@@ -2,7 +2,7 @@
 
 Three tiers, searched in order, the first match wins:
   project   `.ctxcrl/filters/*.toml`, found from cwd upward (used only when trusted, trust.py)
-  user      `~/.config/ctxcrl/filters/*.toml` (cc_track.home.user_filters_dir())
+  user      `~/.config/ctxcrl/filters/*.toml` (ctxcrl.home.user_filters_dir())
   built-in  `cc_filter/filters/<ecosystem>/` (`git/`, `python/`, `js/`, …; the top folder
             too): `<name_with_underscores>.py` (one Filter subclass) or `<name>.toml` —
             dropping a file there is all it takes, there is no central list.
@@ -26,7 +26,7 @@ import marshal
 import os
 import sys
 
-from cc_track import home
+from ctxcrl import home
 
 TIERS = ("project", "user", "built-in")
 _PACKAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "filters")

@@ -54,9 +54,9 @@ found a failure or no filter, `raw` found no kept output.
 """
 import sys
 
-from cc_lex.console import console
+from ctxcrl.console import console
 
-from cc_lex.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
+from ctxcrl.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
 _COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust", "raw", "result")
 
 
@@ -141,7 +141,7 @@ def _usage() -> str:
 def parse(argv: list[str]) -> dict | int:
     """docopt over the usage string (the single source of truth): the options, or the exit
     code when nothing is left to do (--help, --version, a usage error: printed)."""
-    from cc_lex.console import parse_usage
+    from ctxcrl.console import parse_usage
 
     return parse_usage("cc-filter", __doc__, with_separator(argv))
 

@@ -7,8 +7,8 @@ import os
 import sys
 
 from cc_filter import catalogue, keys
-from cc_lex.console import EXIT_USAGE
-from cc_track import home
+from ctxcrl.console import EXIT_USAGE
+from ctxcrl import home
 
 
 def _print(text: str = "") -> None:

@@ -88,7 +88,7 @@ def enabled() -> bool:
     env = os.environ.get("CTXCRL_FALLBACK_FILTER")
     if env is not None:
         return env.strip().lower() not in ("0", "false", "no", "off", "")
-    from cc_track import config
+    from ctxcrl import config
 
     hooks = config.section("hooks")
     value = hooks.get("fallback_filter", True) if isinstance(hooks, dict) else True

@@ -36,7 +36,7 @@ tests exercise exactly what users get. Imports nothing heavy.
 """
 from cc_filter import lines as lines_mod
 from cc_filter.spill import SpillBuffer
-from cc_track.spool import estimate_tokens
+from ctxcrl.spool import estimate_tokens
 
 #: Longest line (in bytes) handed to a filter; the rest of a longer line is cut.
 MAX_LINE = 256 * 1024

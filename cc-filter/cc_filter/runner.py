@@ -31,7 +31,7 @@ import time
 import _signal
 
 from cc_filter import catalogue, keys
-from cc_lex.console import EXIT_USAGE
+from ctxcrl.console import EXIT_USAGE
 
 _FORWARDED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
 # Python ignores SIGPIPE and SIGXFSZ; the child must get the defaults back (and the forwarded
@@ -158,7 +158,7 @@ def track(*, argv, key, filter_name, mode, exit_code, raw_chars, output_chars, s
           tee_path=None) -> None:
     """Append this run's spool record; never raises (DESIGN §6.2 rule 9)."""
     try:
-        from cc_track import config, spool
+        from ctxcrl import config, spool
 
         tracking = config.section("tracking")
         if not tracking.get("enabled", True):

@@ -17,7 +17,7 @@ Writing a tee file must never break a command: every error is swallowed (no hint
 import os
 import time
 
-from cc_track import home
+from ctxcrl import home
 
 MODES = ("failures", "always", "never")
 NOT_WRITABLE = (1, 13, 30)  # EPERM, EACCES, EROFS: a sandbox, not a full disk
@@ -46,7 +46,7 @@ class TeePolicy:
     @classmethod
     def from_config(cls, section: dict | None = None) -> "TeePolicy":
         if section is None:
-            from cc_track import config
+            from ctxcrl import config
 
             section = config.section("tee")
         return cls(**{k: section[k] for k in ("enabled", "mode", "min_size", "max_files",

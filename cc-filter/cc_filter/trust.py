@@ -11,7 +11,7 @@ filter is actually about to be used (or by `cc-filter trust`/`untrust`).
 """
 import os
 
-from cc_track import home
+from ctxcrl import home
 
 UNTRUSTED = "untrusted"
 CHANGED = "changed"

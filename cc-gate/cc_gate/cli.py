@@ -30,7 +30,7 @@ mode; 64 on a usage error.
 """
 import sys
 
-from cc_lex.console import EXIT_USAGE, console
+from ctxcrl.console import EXIT_USAGE, console
 from cc_peel.record import fast_options, stage_main
 
 from .decision import EXIT_BY_DECISION

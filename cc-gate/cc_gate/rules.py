@@ -18,7 +18,7 @@ the pattern language, tolerant reading of settings files (JSON, JSON with commen
 directory lookup, and contextcrawler's own `[gate]` rules. A file that cannot be read or
 parsed is skipped with one warning naming it; a missing file is simply absent.
 
-Runs on every agent command: imports only `os` (and `cc_track.config`, itself cheap); settings
+Runs on every agent command: imports only `os` (and `ctxcrl.config`, itself cheap); settings
 are small JSON files parsed with the C scanner of `cc_peel.record`; matching is a few string
 scans.
 """
@@ -202,7 +202,7 @@ class RuleSet:
 
 
 def display_path(path: str) -> str:
-    from cc_track.home import short_path
+    from ctxcrl.home import short_path
 
     return short_path(path)
 
@@ -348,7 +348,7 @@ def add_settings_permissions(rules: RuleSet, paths, tools, lenient: bool = False
 
 def add_config(rules: RuleSet) -> None:
     """contextcrawler's own `[gate] allow / ask / deny` (config.toml), for every agent."""
-    from cc_track import config, home
+    from ctxcrl import config, home
 
     gate = config.section("gate")
     if not isinstance(gate, dict):
@@ -359,10 +359,3 @@ def add_config(rules: RuleSet) -> None:
     rules.add(ASK, gate.get("ask"), tools, source, bare_ok=True)
     rules.add(ALLOW, gate.get("allow"), tools, source, bare_ok=True)
 
-
-def load_rules(agent: str, cwd: str | None) -> RuleSet:
-    """Every rule that applies to a command run by `agent` in `cwd` (the agent's own model in
-    cc_gate.agents decides where they come from)."""
-    from .agents import model
-
-    return model(agent).load_rules(cwd or os.getcwd())

@@ -46,9 +46,9 @@ installed to test); 64 usage error (an unknown agent too). decode/encode always 
 """
 import sys
 
-from cc_lex.console import console
+from ctxcrl.console import console
 
-from cc_lex.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
+from ctxcrl.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
 _STAGES = ("decode", "encode")
 
 
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main_slow(argv: list[str]) -> int:
-    from cc_lex.console import parse_usage
+    from ctxcrl.console import parse_usage
 
     try:
         args = parse_usage("cc-hook", __doc__, argv)

@@ -1,5 +1,5 @@
 """The cold commands behind the CLI: init, uninstall, verify, status, test."""
-from cc_lex.console import EXIT_USAGE
+from ctxcrl.console import EXIT_USAGE
 
 
 def dispatch(args: dict) -> int:

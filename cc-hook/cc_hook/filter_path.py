@@ -152,7 +152,7 @@ def remove_link(manifest, report, dry_run: bool) -> int:
         manifest.link = None
     if not ours:
         return 0
-    from cc_track.home import short_path
+    from ctxcrl.home import short_path
 
     report.say("cc-filter link:")
     if not dry_run:

@@ -20,7 +20,7 @@ import shutil
 import sys
 import sysconfig
 
-from cc_track import home
+from ctxcrl import home
 
 HOOK_VERSION = 5
 """Bump when the script template or the stages' contract changes; `status` warns on older.
@@ -29,7 +29,7 @@ HOOK_VERSION = 5
    no longer loses it), and runs cc-rewrite with `CTXCRL_QUIET_CONFIG=1` (one config warning
    per command: cc-gate's).
 4: stages start as `from cc_X.cli import run; run()`: the console-script entry, which ends
-   with `cc_lex.console.exit_now` (no interpreter teardown).
+   with `ctxcrl.console.exit_now` (no interpreter teardown).
 5: agents that filter after execution (Copilot CLI) get two pipelines in one script, chosen by
    its first argument: `pre` (decode | cc-gate | encode: denies only) and `post`
    (decode | cc-filter result | encode).
@@ -53,7 +53,7 @@ PIPELINES = {
     POST: (("cc-hook", "decode"), ("cc-filter", "result"), ("cc-hook", "encode")),
 }
 #: What the stages may import from outside the standard library (docopt: unusual argv only).
-STAGE_PACKAGES = ("cc_peel", "cc_lex", "cc_track", "cc_hook", "cc_gate", "cc_rewrite",
+STAGE_PACKAGES = ("cc_peel", "ctxcrl", "cc_lex", "cc_track", "cc_hook", "cc_gate", "cc_rewrite",
                   "cc_filter", "docopt")  # most used first: each folder is searched in turn
 PATH_VARIABLE = "path"
 FILTER_BIN_VARIABLE = "CTXCRL_FILTER_BIN"

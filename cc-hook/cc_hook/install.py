@@ -7,9 +7,9 @@ import os
 import sys
 import time
 
-from cc_lex.console import EXIT_USAGE
-from cc_track import home
-from cc_track.spool import project_of
+from ctxcrl.console import EXIT_USAGE
+from ctxcrl import home
+from ctxcrl.spool import project_of
 
 from . import filter_path, hook_script
 from .agents import ALL_AGENTS, HOOK_AGENTS, PLUGIN_AGENTS, RULES_AGENTS, load

@@ -16,7 +16,7 @@ by the script name), only the exact restore of original bytes needs it. Cold pat
 import json
 import os
 
-from cc_track import home
+from ctxcrl import home
 
 from .hook_script import script_path
 from .settings_file import write_atomic

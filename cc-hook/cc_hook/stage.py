@@ -87,7 +87,7 @@ def encode(agent: str, body: str | None) -> str:
 def run(direction: str, agent: str) -> int:
     """Run one stage on stdin/stdout. Exit 0 always, except EXIT_USAGE (64) for an unknown agent."""
     if agent not in CODEC_AGENTS:
-        from cc_lex.console import EXIT_USAGE  # not on the hot path
+        from ctxcrl.console import EXIT_USAGE  # not on the hot path
 
         sys.stderr.write(f"cc-hook: unknown agent {agent!r} (one of: {', '.join(CODEC_AGENTS)})\n")
         return EXIT_USAGE

@@ -7,8 +7,8 @@ import os
 import subprocess
 import time
 
-from cc_lex.console import EXIT_USAGE
-from cc_track import home
+from ctxcrl.console import EXIT_USAGE
+from ctxcrl import home
 
 from . import hook_script
 from .agents import HOOK_AGENTS, PLUGIN_AGENTS

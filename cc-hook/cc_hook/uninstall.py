@@ -6,8 +6,8 @@ Cold path.
 """
 import os
 
-from cc_lex.console import EXIT_USAGE
-from cc_track import home
+from ctxcrl.console import EXIT_USAGE
+from ctxcrl import home
 
 from . import filter_path, hook_script
 from .agents import ALL_AGENTS, HOOK_AGENTS
@@ -202,7 +202,7 @@ def _save_or_delete(manifest: Manifest, report: Reporter) -> int:
 
 CACHE_SUFFIXES = (".index", ".cache")
 """Files in the data dir that are only caches: cc-filter's `filters.index` of the filter
-tiers, cc_track.config's `config.cache` of the parsed config.toml."""
+tiers, ctxcrl.config's `config.cache` of the parsed config.toml."""
 
 
 def _data_left() -> list[str]:

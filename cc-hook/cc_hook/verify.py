@@ -9,7 +9,7 @@ PASS otherwise.
 """
 import os
 
-from cc_track import home
+from ctxcrl import home
 
 from . import hook_script
 from .agents import HOOK_AGENTS, PLUGIN_AGENTS, load

@@ -1,10 +1,10 @@
 """cc_lex: a shell lexer giving typed tokens with exact offsets (ARCHITECTURE §4).
 
 Public API: `tokenize(text) -> list[Token]`, `Token`, `LexError`, `split_words(text)`; and
-`cc_lex.words.words(tokens, text)` (the module `cc_lex.words` keeps its name). Also `cc_lex.console`: how every tool's process ends and its command
+`cc_lex.words.words(tokens, text)` (the module `cc_lex.words` keeps its name). Also `ctxcrl.console`: how every tool's process ends and its command
 line convention (the floor all seven tools stand on).
 
-The names are loaded on first use (PEP 562), so `import cc_lex.console` (what every tool's
+The names are loaded on first use (PEP 562), so `import ctxcrl.console` (what every tool's
 command line needs, `cc-filter run` and the hook's decode stage included) does not load the
 lexer. Imports nothing heavy: it runs on every agent command.
 """

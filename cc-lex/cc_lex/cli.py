@@ -55,7 +55,7 @@ def parse_args(argv: list[str]) -> dict | int:
     fast = fast_args(argv)
     if fast is not None:
         return fast
-    from .console import parse_usage
+    from ctxcrl.console import parse_usage
 
     return parse_usage("cc-lex", __doc__, argv)
 

@@ -51,7 +51,7 @@ import sys
 from cc_lex.lexer import LexError
 from cc_lex.source import InputError, read_command
 
-from cc_lex.console import console
+from ctxcrl.console import console
 from .peeling import configured_prefixes, peel
 from .record import dumps
 
@@ -62,7 +62,7 @@ def parse_args(argv: list[str]) -> dict | int:
     fast = fast_args(argv)
     if fast is not None:
         return fast
-    from cc_lex.console import parse_usage
+    from ctxcrl.console import parse_usage
 
     return parse_usage("cc-peel", __doc__, argv)
 

@@ -44,7 +44,7 @@ def configured_prefixes() -> tuple:
     `peel`; a missing or broken config means none. cc-peel, cc-gate and cc-rewrite all peel
     with these, so a wrapper named there is seen through the same way by each."""
     try:
-        from cc_track import config
+        from ctxcrl import config
 
         hooks = config.section("hooks")
     except Exception:  # noqa: BLE001 - configuration is optional here

@@ -249,7 +249,7 @@ def stage_options(tool: str, argv: list, usage: str, flags=(), values=(),
     opts = fast_options(argv, flags, values, others)
     if opts is not None:
         return opts
-    from cc_lex.console import parse_usage
+    from ctxcrl.console import parse_usage
 
     return parse_usage(tool, usage, argv)
 

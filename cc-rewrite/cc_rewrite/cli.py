@@ -39,7 +39,7 @@ Exit codes: 0 rewritten, 1 unchanged (bare commands; with several, 0 when any wa
 """
 import sys
 
-from cc_lex.console import console
+from ctxcrl.console import console
 from cc_peel.record import fast_options, stage_main
 
 from .rewrite import EXIT_REWRITTEN, EXIT_UNCHANGED

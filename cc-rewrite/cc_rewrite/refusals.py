@@ -58,7 +58,7 @@ class RewriteSettings:
     @classmethod
     def from_config(cls) -> "RewriteSettings":
         from cc_peel.peeling import configured_prefixes
-        from cc_track import config
+        from ctxcrl import config
 
         hooks = config.section("hooks")
         if not isinstance(hooks, dict):

@@ -66,7 +66,7 @@ Exit codes: 0 ok, 1 error (I/O, disk full, …), 64 usage error, 3 tracking.db d
 import os
 import sys
 
-from cc_lex.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
+from ctxcrl.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
 
 EXIT_OK, EXIT_ERROR, EXIT_DATABASE = 0, 1, 3
 
@@ -242,7 +242,7 @@ def _history_scope(args, now):
     of the last 30 days unless --since / --all say otherwise."""
     from .discover import DEFAULT_SINCE_DAYS
     from .history import read_history
-    from .spool import project_of
+    from ctxcrl.spool import project_of
 
     since = _since(args, now)
     if since is None:
@@ -329,13 +329,13 @@ COMMANDS = {"report": cmd_report, "economics": cmd_economics, "discover": cmd_di
 def main(argv=None) -> int:
     import time
 
-    from cc_lex.console import parse_usage
+    from ctxcrl.console import parse_usage
 
     args = parse_usage("cc-track", __doc__, sys.argv[1:] if argv is None else argv)
     if isinstance(args, int):
         return args
     from . import store
-    from .config import load_config
+    from ctxcrl.config import load_config
 
     command = next(name for name in COMMANDS if args[name])
     try:

@@ -19,10 +19,10 @@ import glob
 import os
 import time
 
-from . import home
+from ctxcrl import home
 from .history import json_lines
 from .report import local_iso
-from .spool import estimate_tokens, project_of
+from ctxcrl.spool import estimate_tokens, project_of
 
 SCHEMA = "ctxcrl.discover/1"
 DEFAULT_SINCE_DAYS = 30

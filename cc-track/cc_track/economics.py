@@ -150,7 +150,7 @@ def build_spend(history, config: dict, db=None, since: float | None = None) -> d
 
     A group's saved tokens are priced at the input price of the models that group's sessions
     used (weighted by their input-side tokens); `savings_share_pct` = saved USD ÷ spend USD."""
-    from .spool import project_of
+    from ctxcrl.spool import project_of
 
     table = model_prices(config)
     models: dict = {}
@@ -220,7 +220,7 @@ def build_spend(history, config: dict, db=None, since: float | None = None) -> d
 
 
 def render_spend(data: dict, style=None) -> str:
-    from . import home
+    from ctxcrl import home
     from .render import Style, _table, fmt_int
 
     style = style or Style()

@@ -6,7 +6,7 @@ an economics estimate for one model.
 """
 import html
 
-from . import home
+from ctxcrl import home
 from .render import fmt_duration, fmt_int, fmt_pct
 from .report import period_series
 

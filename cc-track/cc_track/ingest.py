@@ -27,8 +27,9 @@ import os
 import sqlite3
 import time
 
-from . import home, store
-from .spool import estimate_tokens
+from ctxcrl import home
+from . import store
+from ctxcrl.spool import estimate_tokens
 
 CHUNK_PREFIX = "spool.ingesting."
 INCOMING_PREFIX = "spool.incoming."
@@ -344,7 +345,7 @@ def _adopt_fallback_spool(spool_dir: str) -> None:
     them out of the data directory) into a chunk here. Same hand-over as the live spool: rotate
     it aside, wait for writers (exclusive lock), copy, then unlink; a kill in between leaves a
     chunk whose records are ignored as duplicates next time."""
-    from .spool import FALLBACK_SPOOL
+    from ctxcrl.spool import FALLBACK_SPOOL
 
     directory = home.fallback_dir(create=False)
     if directory is None:

@@ -338,7 +338,7 @@ def remove_rules(root: str) -> list[str]:
 
 
 def render_learn(data: dict, style=None) -> str:
-    from . import home
+    from ctxcrl import home
     from .render import Style, _table, fmt_int
 
     style = style or Style()

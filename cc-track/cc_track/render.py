@@ -8,7 +8,7 @@ import csv
 import io
 import json
 
-from . import home
+from ctxcrl import home
 from .report import period_series
 
 CSV_COLUMNS = ("section", "period", "group", "commands", "raw_tokens", "output_tokens",

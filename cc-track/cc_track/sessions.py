@@ -19,7 +19,7 @@ typed, or as the hook rewrote it) runs `cc-filter`.
 from .discover import Integrations, family
 from .economics import KINDS, canonical_model, model_prices, usd_of
 from .report import local_iso
-from .spool import project_of
+from ctxcrl.spool import project_of
 
 SCHEMA = "ctxcrl.session/1"
 SLACK_SECONDS = 1.0
@@ -163,7 +163,7 @@ def build_sessions(history, db=None, config: dict | None = None,
 
 
 def render_sessions(data: dict, style=None) -> str:
-    from . import home
+    from ctxcrl import home
     from .render import Style, _table, fmt_int
 
     style = style or Style()

@@ -12,8 +12,8 @@ import os
 import sqlite3
 import time
 
-from . import home
-from .spool import FIELDS
+from ctxcrl import home
+from ctxcrl.spool import FIELDS
 
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 10_000

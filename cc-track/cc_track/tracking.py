@@ -10,7 +10,8 @@ import os
 import sqlite3
 import time
 
-from . import home, ingest, store
+from ctxcrl import home
+from . import ingest, store
 
 
 class Opened:

@@ -64,7 +64,7 @@ def test_list_shows_tier_and_status_once_a_user_filter_is_there(user_filters):
 def test_an_unknown_filter_is_a_usage_error_and_runs_nothing(ctxcrl_home, tmp_path):
     marker = tmp_path / "ran"
     done = cc_filter("run", "--filter=nosuch", "touch", str(marker))
-    assert done.returncode == 2
+    assert done.returncode == 64
     assert b"no filter named 'nosuch'" in done.stderr
     assert not marker.exists()
 
@@ -73,7 +73,7 @@ def installed_copy(tmp_path):
     """The packages as pip installs them: in a site folder, without the checkout around."""
     site = tmp_path / "site-packages"
     for folder, package in (("cc-filter", "cc_filter"), ("cc-track", "cc_track"),
-                            ("cc-peel", "cc_peel"), ("cc-lex", "cc_lex")):
+                            ("cc-peel", "cc_peel"), ("cc-lex", "cc_lex"), ("ctxcrl", "ctxcrl")):
         shutil.copytree(os.path.join(REPO, folder, package), site / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     return site
@@ -88,7 +88,7 @@ def test_require_all_from_an_installed_package_says_it_needs_the_checkout(ctxcrl
            "sys.exit(main())"
     done = subprocess.run([sys.executable, "-c", code, "test", "--require-all"],
                           cwd=elsewhere, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.returncode == 64, done.stdout + done.stderr
     assert "needs the fixture cases of a contextcrawler checkout" in done.stderr
     assert "--fixtures=DIR" in done.stderr and "Traceback" not in done.stderr
 

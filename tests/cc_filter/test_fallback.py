@@ -58,9 +58,9 @@ def test_the_hooks_config_turns_it_off(ctxcrl_home):
     assert catalogue.lookup("zzz-unknown", REPO).name == "generic"
     with open(os.path.join(str(ctxcrl_home), "config.toml"), "w") as f:
         f.write("[hooks]\nfallback_filter = false\n")
-    import cc_track.config
+    import ctxcrl.config
 
-    cc_track.config._loaded = None
+    ctxcrl.config._loaded = None
     assert catalogue.lookup("zzz-unknown", REPO) is None
     assert catalogue.fallback_for("zzz-unknown", REPO)[1].startswith("turned off")
 

@@ -167,7 +167,7 @@ def test_a_user_filter_with_an_unsafe_regex_is_skipped_with_one_warning(
     assert catalogue.lookup(f"{word} x") is None and catalogue.lookup("redos x") is None
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1, err
-    from cc_track import home
+    from ctxcrl import home
 
     assert err[0].startswith(f"ctxcrl: skipping filter {home.short_path(path)}: ")
     assert where in err[0] and "exponential time" in err[0]

@@ -260,9 +260,9 @@ def test_nothing_lost_hint_uses_short_home_path(monkeypatch, tmp_path):
 def _config(home, text):
     with open(os.path.join(str(home), "config.toml"), "w") as f:
         f.write(text)
-    import cc_track.config
+    import ctxcrl.config
 
-    cc_track.config._loaded = None
+    ctxcrl.config._loaded = None
 
 
 @pytest.mark.parametrize("mode,exit_code,size,expected", [

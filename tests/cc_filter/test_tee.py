@@ -104,7 +104,7 @@ def test_a_tee_file_that_cannot_be_written_whole_is_removed(tmp_path, monkeypatc
 def test_default_max_file_size_keeps_a_real_failing_run():
     """A failing `go test ./...` of a real module printed 1.28 MB: the default keeps it whole."""
     assert tee.TeePolicy().max_file_size >= 16 * 1024 * 1024
-    from cc_track import config
+    from ctxcrl import config
 
     assert config.DEFAULTS["tee"]["max_file_size"] == tee.TeePolicy().max_file_size
 

@@ -8,7 +8,7 @@ import pytest
 
 from cc_filter import tee
 from cc_filter.spill import SpillBuffer
-from cc_track import home
+from ctxcrl import home
 
 
 @pytest.fixture

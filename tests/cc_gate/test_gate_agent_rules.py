@@ -4,7 +4,7 @@ from settings_files import claude_settings, write_json
 
 from cc_gate.agents.codex import parse_rules
 from cc_gate.decision import decide
-from cc_gate.rules import load_rules
+from cc_gate.agents import load_rules
 
 CODEX_RULES = '''
 # Codex execpolicy rules

@@ -3,7 +3,8 @@ import os
 import subprocess
 
 import pytest
-from cc_gate.rules import load_rules, strip_jsonc
+from cc_gate.agents import load_rules
+from cc_gate.rules import strip_jsonc
 from settings_files import claude_settings, write_json
 
 

@@ -552,7 +552,7 @@ def test_script_starts_the_stages_without_site(fake_home):
     body = read(script("claude"))
     answer = next(line for line in body.splitlines() if line.startswith("answer=$("))
     assert answer.count(" -I -S -c ") == 4 and "from cc_gate.cli import run; run()" in answer
-    assert answer.count(".cli import run; run()") == 4  # no interpreter teardown (cc_lex.console)
+    assert answer.count(".cli import run; run()") == 4  # no interpreter teardown (ctxcrl.console)
     needed = hook_script.tools_in(body)
     assert os.path.realpath(needed[-1]) == os.path.realpath(os.path.join(
         os.path.dirname(hook_script.tool_path("cc-hook")), "python3"))

@@ -8,7 +8,7 @@ import pytest
 from docopt import docopt
 from hypothesis import given, settings, strategies as st
 
-from cc_lex.console import EXIT_USAGE
+from ctxcrl.console import EXIT_USAGE
 from cc_peel import record
 from cc_peel.record import BARE, EMPTY, MALFORMED, RECORD, classify, dumps, loads
 

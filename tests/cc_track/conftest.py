@@ -5,10 +5,10 @@ import time
 
 import pytest
 
-from cc_track import config as cc_config
+from ctxcrl import config as cc_config
 from cc_track import store
 from cc_track.ingest import ingest_spool
-from cc_track.spool import append
+from ctxcrl.spool import append
 from track_records import NOW, fixed_records
 
 

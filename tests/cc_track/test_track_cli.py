@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from cc_track import cli, home
-from cc_track.spool import append
+from ctxcrl import home
+from cc_track import cli
+from ctxcrl.spool import append
 from track_records import CC_TRACK, make_record
 
 

@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from cc_track import home, store
+from ctxcrl import home
+from cc_track import store
 from cc_track.ingest import CHUNK_PREFIX
 from track_records import CC_TRACK, make_record
 
@@ -17,7 +18,7 @@ PER_PRODUCER = 20
 
 PRODUCER = r"""
 import sys, time, random
-from cc_track.spool import SpoolRecord, append
+from ctxcrl.spool import SpoolRecord, append
 p = int(sys.argv[1])
 random.seed(p)
 for i in range(int(sys.argv[2])):

@@ -6,8 +6,9 @@ import os
 
 import pytest
 
-from cc_track import home, ingest, spool, store
-from cc_track.config import load_config
+from ctxcrl import home, spool
+from cc_track import ingest, store
+from ctxcrl.config import load_config
 
 from track_records import NOW, make_record
 

@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from cc_track import cli, home, ingest, store, tracking
-from cc_track.config import load_config
-from cc_track.spool import append
+from ctxcrl import home
+from cc_track import cli, ingest, store, tracking
+from ctxcrl.config import load_config
+from ctxcrl.spool import append
 from track_records import CC_TRACK, NOW, fixed_records, make_record
 
 

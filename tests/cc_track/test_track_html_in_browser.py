@@ -8,12 +8,12 @@ import subprocess
 
 import pytest
 
-from cc_track import config as cc_config
+from ctxcrl import config as cc_config
 from cc_track import render, store
 from cc_track.html_page import _breakable, render_html
 from cc_track.ingest import ingest_spool
 from cc_track.report import ReportOptions, build_report
-from cc_track.spool import append
+from ctxcrl.spool import append
 from track_records import DAY, NOW, make_record
 
 LONG = ["/home/dev/work/clients/acme-corporation/very-long-service-name-backend-api",

@@ -5,9 +5,10 @@ import os
 
 import pytest
 
-from cc_track import home, ingest, store
-from cc_track.config import load_config
-from cc_track.spool import SpoolRecord, append
+from ctxcrl import home
+from cc_track import ingest, store
+from ctxcrl.config import load_config
+from ctxcrl.spool import SpoolRecord, append
 
 from track_records import NOW, make_record
 
@@ -239,7 +240,7 @@ def test_producer_holding_the_rotated_file_gets_its_line_in(ctxcrl_home):
     append(make_record(1))
     spool = home.spool_path()
     fd = os.open(spool, os.O_WRONLY | os.O_APPEND)
-    from cc_track.spool import _lock_live_spool
+    from ctxcrl.spool import _lock_live_spool
 
     assert _lock_live_spool(fd)  # the producer got its shared lock...
     os.rename(spool, spool + ".rotated-by-hand")  # ...then the file was rotated under it
@@ -270,7 +271,7 @@ def test_producer_finding_the_spool_locked_or_gone_writes_to_a_fresh_one(ctxcrl_
 
     append(make_record(1))
     spool = home.spool_path()
-    from cc_track.spool import _lock_live_spool
+    from ctxcrl.spool import _lock_live_spool
 
     # an ingest holds the rotated file exclusively
     held = os.open(spool, os.O_RDONLY)
@@ -289,7 +290,7 @@ def test_producer_finding_the_spool_locked_or_gone_writes_to_a_fresh_one(ctxcrl_
 
 
 def test_late_producer_on_an_unlinked_spool_retries_on_the_fresh_path(ctxcrl_home):
-    from cc_track import spool as spool_module
+    from ctxcrl import spool as spool_module
 
     append(make_record(1))
     path = home.spool_path()
@@ -317,7 +318,7 @@ def test_spool_module_stays_light_for_producers():
     import subprocess
     import sys
 
-    code = ("import sys, cc_track.spool; "
+    code = ("import sys, ctxcrl.spool; "
             "print(sorted(m for m in ('re', 'json', 'sqlite3', 'fcntl', 'subprocess', 'tomllib', "
             "'pathlib', 'dataclasses', 'typing') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,

@@ -169,7 +169,7 @@ def test_cli_learn_elsewhere_sees_no_sessions(project, tmp_path):
 def test_cli_learn_usage_errors(project, args, message):
     root, env = project
     out = run_here(root, env, *args)
-    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 64 and message in out.stderr and "Traceback" not in out.stderr
 
 
 def test_learn_links_the_hooks_rewrites_to_spool_records(project, tmp_path):

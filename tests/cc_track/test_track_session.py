@@ -206,7 +206,7 @@ def test_cli_session_formats(project):
 def test_cli_session_bad_format(project):
     root, env = project
     out = run_here(root, env, "session", "--format=xml")
-    assert out.returncode == 2 and "--format=xml" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 64 and "--format=xml" in out.stderr and "Traceback" not in out.stderr
 
 
 def test_cli_economics_shows_real_spend(project):

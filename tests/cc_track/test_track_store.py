@@ -5,7 +5,8 @@ import stat
 
 import pytest
 
-from cc_track import home, store
+from ctxcrl import home
+from cc_track import store
 
 
 def test_new_database_is_private_wal_and_current(ctxcrl_home):

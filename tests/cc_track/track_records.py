@@ -2,7 +2,7 @@
 import os
 import sys
 
-from cc_track.spool import SpoolRecord, estimate_tokens
+from ctxcrl.spool import SpoolRecord, estimate_tokens
 
 VENV_BIN = os.path.dirname(sys.executable)
 CC_TRACK = os.path.join(VENV_BIN, "cc-track")

@@ -8,7 +8,7 @@ import sys
 import pytest
 import tomllib
 
-from cc_lex.console import VERSION
+from ctxcrl.console import VERSION
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.dirname(sys.executable)

@@ -33,3 +33,11 @@ def model(agent: str):
     else:
         from . import claude as m
     return m
+
+
+def load_rules(agent: str, cwd: str | None = None):
+    """Every rule that applies to a command run by `agent` in `cwd` (default: the current
+    directory), from the sources that agent's own model reads."""
+    import os
+
+    return model(agent).load_rules(cwd or os.getcwd())

@@ -248,7 +248,7 @@ def _policy_files(rules: RuleSet, settings: list, flags: dict, policies: list) -
 
 
 def _skip(rules: RuleSet, path: str, problem: str) -> None:
-    from cc_track.home import short_path
+    from ctxcrl.home import short_path
 
     rules.warnings.append(f"skipping Gemini policy {short_path(path)}: {problem}")
     rules.doubt_about(f"Gemini policy {short_path(path)} could not be reproduced: never "

@@ -264,7 +264,7 @@ def is_safe_regex(pattern: str) -> bool:
 
 
 def cache_path() -> str:
-    from cc_track import home
+    from ctxcrl import home
 
     return os.path.join(home.data_dir(), "cache", "gemini-policies.json")
 
@@ -302,7 +302,7 @@ class PolicyCache:
             if entry.get("error"):
                 raise PolicyError(entry["error"])
             return [PolicyRule.from_json(row) for row in entry.get("rules", [])]
-        from cc_track.home import short_path
+        from ctxcrl.home import short_path
 
         try:
             with open(path, "rb") as f:

@@ -10,7 +10,6 @@ import json
 import os
 import tomllib
 
-from .codex import EVENT
 from ..artifacts import UNKNOWN, Artifact
 from ..settings_file import MalformedSettings, parse_settings, read_text
 
@@ -36,7 +35,8 @@ class HookTrust(Artifact):
         """(state key, trusted_hash) for our handler in `hooks_text` (hooks.json after
         install), or None when our entry is not in it."""
         data = parse_settings(self.registration.path, hooks_text).data
-        groups = data.get("hooks", {}).get(EVENT) if isinstance(data.get("hooks"), dict) else None
+        event = self.registration.keys[-1]  # ("hooks", "PreToolUse"): the event it registers
+        groups = data.get("hooks", {}).get(event) if isinstance(data.get("hooks"), dict) else None
         ours = self.registration.entry
         for g, group in enumerate(groups if isinstance(groups, list) else []):
             handlers = group.get("hooks") if isinstance(group, dict) else None

@@ -1,11 +1,11 @@
-"""cc_track.config: defaults, the marshal cache, a malformed file (defaults + one warning per
+"""ctxcrl.config: defaults, the marshal cache, a malformed file (defaults + one warning per
 load, cached too), CTXCRL_QUIET_CONFIG (the hook's later stages)."""
 import os
 import subprocess
 import sys
 
 import pytest
-from cc_track import config
+from ctxcrl import config
 
 BROKEN = '[hooks]\nfilter_bin = "/opt/cc-filter"\n[tee\nmode = "always"\n'
 
@@ -44,7 +44,7 @@ def test_a_malformed_file_gives_the_defaults_and_one_warning_per_load(config_fil
 def test_a_malformed_file_is_parsed_once(config_file, ctxcrl_home):
     """tomllib (~20 ms of imports) runs when the file changed, not on every hook stage."""
     config_file.write_text(BROKEN)
-    code = ("import sys; from cc_track import config; config.load_config(); "
+    code = ("import sys; from ctxcrl import config; config.load_config(); "
             "print('tomllib' in sys.modules)")
     env = dict(os.environ, CTXCRL_HOME=str(ctxcrl_home))
     runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,

@@ -7,7 +7,7 @@ import pytest
 
 def _run(body: str, **kwargs):
     # -I: no PYTHONUNBUFFERED from the environment, so stdout is buffered as in the hook
-    code = f"import sys; from cc_lex.console import console, exit_now\n{body}"
+    code = f"import sys; from ctxcrl.console import console, exit_now\n{body}"
     return subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, **kwargs)
 
 
@@ -18,7 +18,7 @@ def test_exit_now_flushes_both_streams_and_keeps_the_code(value, code):
 
 
 def test_exit_now_with_its_reader_gone_is_quiet():
-    code = ("import sys; from cc_lex.console import exit_now\n"
+    code = ("import sys; from ctxcrl.console import exit_now\n"
             "sys.stdout.write('buffered'); sys.stdin.read(); exit_now(2)")
     child = subprocess.Popen([sys.executable, "-I", "-c", code], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
