@@ -7,7 +7,7 @@ and CORRECTION_SECONDS, by a similar call that succeeded. Each pair is classifie
 | class | the failed call | the fix |
 |---|---|---|
 | `missing-tool` | exit 127 / "command not found" | another program, sharing an argument |
-| `wrong-directory` | `cd DIR && …` and "No such file or directory" | the same command without that `cd` (or another) |
+| `wrong-directory` | `cd DIR && …` and "No such file or directory"; or a command failing in the root ("No rule to make target" …) | the same command without that `cd` (or another); or `cd DIR && …` with the same program |
 | `misspelled-subcommand` | same program, a subcommand a short edit away | the real subcommand |
 | `wrong-flag` | same program and subcommand, options differ | the options that work |
 | `wrong-argument` | same program and subcommand, operands differ | the operands that work |
@@ -200,12 +200,15 @@ def _classify(failed, failed_parsed, fixed_parsed, q) -> dict | None:
                 "text": f"There is no `{q([cd_dir])}` directory here: run "
                         f"`{q(family(b).split())}` from "
                         + (f"`{q([fixed_dir])}`." if fixed_dir else "the project root.")}
-    if (fixed_dir is not None and fixed_dir != cd_dir and a[0] == b[0] and a != b
+    if (fixed_dir is not None and fixed_dir != cd_dir and a[0] == b[0]
             and failed.exit_code not in (None, 0, 127)
             and (fixed_dir in a[1:] or any(s in error for s in _NO_TARGET))):
+        text = (f"Run `{q(b)}` in `{q([fixed_dir])}` (`cd {q([fixed_dir])} && {q(b)}`): "
+                "it fails in the project root." if a == b else
+                f"`{q(a)}` fails here: run `{q(b)}` in `{q([fixed_dir])}` "
+                f"(`cd {q([fixed_dir])} && {q(b)}`).")
         return {"class": "wrong-directory", "key": (tuple(a), fixed_dir, tuple(b)),
-                "text": f"`{q(a)}` fails here: run `{q(b)}` in `{q([fixed_dir])}` "
-                        f"(`cd {q([fixed_dir])} && {q(b)}`)."}
+                "text": text}
     if failed.exit_code == 127 or "command not found" in error:
         if a[0] != b[0] and set(_operands(a)) & set(_operands(b)):
             return {"class": "missing-tool", "key": (a[0], b[0]),

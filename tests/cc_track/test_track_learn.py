@@ -83,6 +83,21 @@ def test_classify(failed, fixed, expected):
     assert (found and found["class"]) == expected
 
 
+def test_wrong_flag_and_wrong_directory_fixes_in_real_claude_sessions():
+    """Claude Code 2.1.197, two sessions (tests/fixtures/agent-history/claude-fixes/)."""
+    from agent_history import CLAUDE_FIXES
+
+    data = learn.build_learn(read_history(CLAUDE_FIXES, NO_CODEX))
+    assert {(p["failed"], p["exit_code"], p["fixed"]) for p in data["pairs"]} == {
+        ("pytest --colour=no -q --co", 4, "pytest --color=no -q --co"),
+        ("make html", 2, "cd docs && make html")}
+    assert [(r["class"], r["text"], r["count"], r["sessions"]) for r in data["rules"]] == [
+        ("wrong-directory", "Run `make html` in `docs` (`cd docs && make html`): it fails in "
+         "the project root.", 2, 2),
+        ("wrong-flag", "`pytest`: use `--color=no`, not `--colour=no`.", 2, 2)]
+    assert data["held_back"] == {"seen_once": 0, "unsafe": 0}
+
+
 def test_wrong_flag_and_wrong_directory_rules():
     assert learn.classify(call("make docs", 2, "make: *** No rule to make target 'docs'."),
                           call("cd docs && make html"))["text"] == (
