@@ -246,12 +246,9 @@ def stage_options(tool: str, argv: list, usage: str, flags=(), values=(),
     """A stage's options: the hot form by hand (`fast_options`), anything else by docopt over
     `usage` (the single source of truth, `console.parse_usage`): the options, or the exit
     code when nothing is left to do (--help, --version, a usage error: printed)."""
-    opts = fast_options(argv, flags, values, others)
-    if opts is not None:
-        return opts
-    from ctxcrl.console import parse_usage
+    from ctxcrl.console import parse_options
 
-    return parse_usage(tool, usage, argv)
+    return parse_options(tool, usage, argv, lambda a: fast_options(a, flags, values, others))
 
 
 
