@@ -14,13 +14,12 @@ and `{"type": "tool_result", "tool_use_id", "content": str | [{"type": "text", "
 and `toolUseResult.stdout/stderr` when the result content is missing. Anything else is ignored;
 lines that are not JSON objects (malformed, truncated) are skipped and counted.
 """
-import datetime as _dt
 import glob
 import os
 import time
 
 from ctxcrl import home
-from .history import json_lines
+from .history import json_lines, parse_ts
 from .report import local_iso
 from ctxcrl.spool import estimate_tokens, project_of
 
@@ -50,15 +49,6 @@ class BashCall:
         self.id, self.command, self.ts, self.cwd, self.session = id, command, ts, cwd, session
         self.output_chars = None
         self.is_error = False
-
-
-def _parse_ts(value) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return _dt.datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
 
 
 def _result_text_chars(content) -> int | None:
@@ -108,7 +98,7 @@ def _take_entry(scan: SessionScan, entry: dict, since, project) -> None:
         return
     kind = entry.get("type")
     if kind == "assistant":
-        ts = _parse_ts(entry.get("timestamp"))
+        ts = parse_ts(entry.get("timestamp"))
         if since is not None and (ts is None or ts < since):
             return
         if project is not None and not _inside(entry.get("cwd"), project):
