@@ -371,7 +371,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
 
 
 def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
-    from .render import Style, _table, fmt_int, shorten
+    from .render import Style, text_table, fmt_int, shorten
 
     style = style or Style()
     where = "all projects" if data["scope"] == "all" else home.short_path(data["project"] or "")
@@ -394,7 +394,7 @@ def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
                  f"{r['savings_ratio'] * 100:.0f} %{'' if r['ratio_source'] == 'tracking' else '*'}",
                  shorten(r["rewritten"], 50)]
                 for r in data["missed"][:limit]]
-        out.append(_table(rows, ["Command", "Filter", "Runs", "Output tokens", "Could save",
+        out.append(text_table(rows, ["Command", "Filter", "Runs", "Output tokens", "Could save",
                                  "Ratio", "Rewritten as"],
                           ["left", "left", "right", "right", "right", "right", "left"], style))
         if any(r["ratio_source"] == "default" for r in data["missed"][:limit]):
@@ -407,7 +407,7 @@ def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
         out.append(style.bold("Most frequent commands without a filter"))
         rows = [[r["family"], fmt_int(r["commands"]), fmt_int(r["output_tokens"]),
                  shorten(r["example"], 50)] for r in data["unfiltered"][:limit]]
-        out.append(_table(rows, ["Command", "Runs", "Output tokens", "Example"],
+        out.append(text_table(rows, ["Command", "Runs", "Output tokens", "Example"],
                           ["left", "right", "right", "left"], style))
     else:
         out.append("No commands without a filter.")
