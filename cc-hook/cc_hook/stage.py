@@ -19,7 +19,7 @@ MAX_BODY_BYTES = 1 << 20
 
 SCRIPT_ENV = "CTXCRL_HOOK_SCRIPT"
 """Set by the installed hook script for `decode`: its own path, checked against the SHA-256
-recorded next to it before anything is answered (DESIGN §8: a tampered hook rewrites nothing).
+recorded next to it before anything is answered (ARCHITECTURE §8: a tampered hook rewrites nothing).
 Checking here, in Python, spares the script a hashing process in front of the pipeline."""
 
 _BOM = "\ufeff"

@@ -1,4 +1,4 @@
-"""The command record the hook stages pass along (DESIGN §3), and the line driver they share.
+"""The command record the hook stages pass along (ARCHITECTURE §3), and the line driver they share.
 
 Between `cc-hook decode`, `cc-gate`, `cc-rewrite` and `cc-hook encode` flows one JSON object per
 line (agent, cwd, command, input, decision, reason, rewritten, and whatever else a stage does

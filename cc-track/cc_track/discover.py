@@ -25,7 +25,7 @@ from ctxcrl.spool import estimate_tokens, project_of
 
 SCHEMA = "ctxcrl.discover/1"
 DEFAULT_SINCE_DAYS = 30
-DEFAULT_SAVINGS_RATIO = 0.60  # the project's per-filter floor (DESIGN §9), deliberately modest
+DEFAULT_SAVINGS_RATIO = 0.60  # the project's per-filter floor (ARCHITECTURE §9), deliberately modest
 TOP_ROWS = 15
 #: Shell builtins that print nothing worth filtering; never listed as "no filter yet".
 QUIET_PROGRAMS = frozenset({

@@ -22,7 +22,7 @@ MODES = ("run", "pipe", "passthrough")
 
 
 def estimate_tokens(chars: int) -> int:
-    """Tokens are estimated as ceil(chars / 4) (DESIGN §7)."""
+    """Tokens are estimated as ceil(chars / 4) (ARCHITECTURE §7)."""
     return -(-chars // 4)
 
 

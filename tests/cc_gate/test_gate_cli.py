@@ -249,7 +249,7 @@ HEAVY = ("re", "json", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", 
     (["git status"], ""),
 ])
 def test_the_stage_imports_nothing_heavy(claude_rules, argv, stdin):
-    """cc-gate runs on every agent command: no re, json, docopt, … on its path (DESIGN §9)."""
+    """cc-gate runs on every agent command: no re, json, docopt, … on its path (ARCHITECTURE §9)."""
     code = ("import sys\n"
             "from cc_gate import cli\n"
             f"code = cli.main({argv!r})\n"

@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -61,3 +63,29 @@ def test_the_tool_table_names_every_tool_folder():
     folders = sorted(d for d in os.listdir(REPO) if d.startswith("cc-")
                      and os.path.isdir(os.path.join(REPO, d, d.replace("-", "_"))))
     assert sorted(tools) == folders and len(folders) == 7
+
+
+def _readmes():
+    for base, dirs, files in os.walk(REPO):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "fixtures")]
+        for name in files:
+            if name.endswith(".md"):
+                yield os.path.relpath(os.path.join(base, name), REPO)
+
+
+TOP = ("docs/", "tests/", "scripts/", "bench/", "ctxcrl/", "cc-lex/", "cc-peel/", "cc-gate/",
+       "cc-rewrite/", "cc-filter/", "cc-track/", "cc-hook/")
+
+
+@pytest.mark.parametrize("page", sorted(_readmes()))
+def test_no_page_cites_a_file_the_repository_lacks(page):
+    """Markdown links and backticked repository paths (`tests/agents/…`, `docs/…`) name files
+    that exist, from the page's folder or from the repository root."""
+    text = readme(page)
+    cited = re.findall(r"\]\(([^)#\s]+)", text)
+    cited += [p for p in re.findall(r"`([A-Za-z0-9_./-]+)`", text) if p.startswith(TOP)]
+    here = os.path.dirname(os.path.join(REPO, page))
+    missing = [p for p in dict.fromkeys(cited) if "://" not in p and "*" not in p
+               and "<" not in p and not os.path.exists(os.path.join(here, p))
+               and not os.path.exists(os.path.join(REPO, p))]
+    assert not missing, f"{page} cites {missing}"

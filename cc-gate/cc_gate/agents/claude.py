@@ -1,5 +1,5 @@
 """Claude Code's permission model: every source of its rules, its modes, its built-in
-auto-allowed commands, and its decision on the ORIGINAL command (DESIGN §5, §8).
+auto-allowed commands, and its decision on the ORIGINAL command (ARCHITECTURE §5, §8).
 
 Sources, as the client reads them (measured on Claude Code 2.1.197):
 - managed policy: `/etc/claude-code/managed-settings.json` then `managed-settings.d/*.json`

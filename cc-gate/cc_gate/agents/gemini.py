@@ -342,7 +342,7 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
 
 
 def _hardening_deny(command: str, rules: RuleSet, engine: "_Engine"):
-    """DESIGN §5 rule 4: every peeled spelling of every segment against the deny rules — a
+    """ARCHITECTURE §5 rule 4: every peeled spelling of every segment against the deny rules — a
     Gemini rule with a pattern that is the highest-priority match for that spelling, or a
     `[gate]` deny."""
     found: list = []
