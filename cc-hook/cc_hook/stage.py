@@ -89,7 +89,9 @@ def run(direction: str, agent: str) -> int:
     if agent not in CODEC_AGENTS:
         from ctxcrl.console import EXIT_USAGE  # not on the hot path
 
-        sys.stderr.write(f"cc-hook: unknown agent {agent!r} (one of: {', '.join(CODEC_AGENTS)})\n")
+        from cc_gate.agents import unknown_agent_message
+
+        sys.stderr.write(f"cc-hook: {unknown_agent_message(agent, CODEC_AGENTS)}\n")
         return EXIT_USAGE
     out = ""
     try:
