@@ -10,7 +10,7 @@ import sys
 from cc_peel import record
 from cc_peel.peeling import configured_prefixes
 
-from .agents import AGENTS, UnknownAgent, model
+from .agents import AGENTS, UnknownAgent, load_rules, model
 from .decision import EXIT_BY_DECISION, GateDecision
 
 DECISION_ORDER = {"allow": 0, "ask": 1, "deny": 2}
@@ -33,7 +33,7 @@ class Gate:
         key = (agent, cwd)
         rules = self._rules.get(key)
         if rules is None:
-            rules = self._rules[key] = model(agent).load_rules(cwd)
+            rules = self._rules[key] = load_rules(agent, cwd)
         if not quiet:
             for warning in rules.warnings:
                 if warning not in self._warned:

@@ -270,6 +270,9 @@ def test_rules_loaded_before_stdin_warn_only_when_used(private_home, tmp_path, m
                                                        capsysbinary):
     """Record mode loads the current directory's rules before reading stdin (while the hook's
     decode stage still runs); their warnings come out when a record uses them, once."""
+    project = tmp_path / "project"  # not around HOME: a HOME inside the project allows nothing
+    project.mkdir()
+    tmp_path = project
     write_json(tmp_path / ".claude/settings.json", '{"permissions": ')
     monkeypatch.chdir(tmp_path)
     assert gate([], b"", capsysbinary) == (0, "", "")

@@ -38,9 +38,46 @@ def model(agent: str):
     return __import__(f"{__name__}.{agent}", fromlist=["NAME"])
 
 
-def load_rules(agent: str, cwd: str | None = None):
-    """Every rule that applies to a command run by `agent` in `cwd` (default: the current
-    directory), from the sources that agent's own model reads."""
+#: Variables that say where an agent (or the user) keeps the user's own settings. Pointing into
+#: the project, one of them was set by the project (an agent settings file's `env` block reaches
+#: the hook, not the client, which read its settings at start): the gate would read the
+#: project's files as the user's rules. Then nothing is allowed (`doubt`): deny and ask only.
+CONFIG_DIR_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME",
+                        "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "XDG_CONFIG_HOME", "HOME")
+
+
+def settings_in_project(cwd: str) -> str | None:
+    """Why the user's settings cannot be told from the project's here, or None."""
     import os
 
-    return model(agent).load_rules(cwd or os.getcwd())
+    from ctxcrl import home
+
+    roots = None
+    for var in CONFIG_DIR_VARIABLES:
+        value = os.environ.get(var)
+        if not value:
+            continue
+        roots = home.project_roots(cwd) if roots is None else roots
+        real = os.path.realpath(value)
+        for root in roots:
+            if home.inside(real, root):
+                return (f"{var}={value} lies inside the project {home.short_path(root)}: the "
+                        "user's own settings cannot be told from the project's, never "
+                        "auto-allowed")
+    return None
+
+
+def load_rules(agent: str, cwd: str | None = None):
+    """Every rule that applies to a command run by `agent` in `cwd` (default: the current
+    directory), from the sources that agent's own model reads; never an allow when a settings
+    variable points into the project (`settings_in_project`)."""
+    import os
+
+    cwd = cwd or os.getcwd()
+    rules = model(agent).load_rules(cwd)
+    reason = settings_in_project(cwd)
+    if reason:
+        rules.doubt_about(reason)
+        if reason not in rules.warnings:
+            rules.warnings.append(reason)
+    return rules
