@@ -193,10 +193,21 @@ def passthrough(argv: list[str], *, key: str, started: float) -> int:
     return code
 
 
-def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = None) -> int:
-    """`cc-filter run [--filter=NAME] <argv>...`; returns the exit code to exit with."""
+def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = None,
+        then: str | None = None) -> int:
+    """`cc-filter run [--filter=NAME] [--then=PIPE] <argv>...`; returns the exit code to exit
+    with. `then`: what reads the answer after the pipe (cc_filter.consumer)."""
     started = time.perf_counter()
     key = keys.key_of(argv)
+    stages = None
+    if then is not None:
+        from cc_filter import consumer
+
+        stages = consumer.parse(then)
+        if stages is None:  # a typo must not run the command some other way than asked
+            _stderr(f"cc-filter: --then={then!r} is not tail:N, head:N or several of them "
+                    "joined by commas; nothing run")
+            return EXIT_USAGE
     if os.environ.get("CTXCRL_DISABLED", "") not in ("", "0"):
         return passthrough(argv, key=key, started=started)
     if filter_name:
@@ -214,7 +225,7 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
                 entry = None  # not found: the passthrough reports it as the shell would
     if entry is None:
         return passthrough(argv, key=key, started=started)
-    return run_filtered(argv, entry, key=key, started=started)
+    return run_filtered(argv, entry, key=key, started=started, consumer=stages)
 
 
 def _make_guard(entry, argv: list[str]):
@@ -252,9 +263,11 @@ def _write_stdout(data: bytes) -> bool:
         return False
 
 
-def run_filtered(argv: list[str], entry, *, key: str, started: float) -> int:
+def run_filtered(argv: list[str], entry, *, key: str, started: float, consumer=None) -> int:
     guard, run_argv = _make_guard(entry, argv)
-    guard.sink = _write_stdout
+    guard.consumer = consumer
+    if consumer is None or consumer[0][0] == "head":
+        guard.sink = _write_stdout  # a tail reads to the end: the answer waits to be laid out
     read_fd, write_fd = os.pipe()
     with SignalForwarding() as forwarding:
         try:

@@ -35,6 +35,10 @@ QUIET_PROGRAMS = frozenset({
 })
 
 
+#: cc-filter's fallback for commands without a filter of their own (head, errors and tail of
+#: any long output): a command only it would take is counted as having no filter.
+FALLBACK_FILTER = "generic"
+
 def claude_projects_dir() -> str:
     base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
     return os.path.join(base, "projects")
@@ -203,7 +207,10 @@ class Integrations:
                 return None
             if not result.changed:
                 return None
-            note = next((n for n in result.notes if n.action == "rewritten"), None)
+            notes = [n for n in result.notes if n.action == "rewritten"]
+            # a filter of its own first: the generic fallback is no filter for the report
+            note = next((n for n in notes if getattr(n, "filter", None) != FALLBACK_FILTER),
+                        notes[0] if notes else None)
             return (result.text, getattr(note, "filter", None) or "?",
                     getattr(note, "key", "") or "")
         return self._rewrite_fallback(command, cwd)
@@ -315,7 +322,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
             continue
         tokens = estimate_tokens(call.output_chars or 0)
         rewritten = tools.rewritten(call.command, call.cwd)
-        if rewritten is not None:
+        if rewritten is not None and rewritten[1] != FALLBACK_FILTER:
             rewritten, name, key = rewritten
             fam = family(key or (segments[0][0] if segments else call.command))
             row = missed.setdefault((fam, name), {
@@ -333,7 +340,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
         for key, argv, opaque, nested in segments:
             if nested or not key:
                 continue
-            if tools.filter_for(key, call.cwd):
+            if tools.filter_for(key, call.cwd) not in (None, FALLBACK_FILTER):
                 continue  # has a filter but must stay raw here (pipe, redirect, …)
             fam = family(argv or key)
             if fam.split(" ")[0] in QUIET_PROGRAMS:
