@@ -384,6 +384,12 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # box drawing
     "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""),
                   (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""), (r"^[╷│╵] ?", "")),
+    # js
+    # tap and node --test show a diagnostic's path relative to where the command ran
+    # (`at: Test.<anonymous> (test/a.js:7:7)`, `location: 'node-test/a.test.js:14:13'`): a
+    # line with an absolute path is looked for from its file's name on
+    "tap": ((r"^.*/(?=[^/\s]+:\d+:\d+\)?'?,?$)", ""),),
+    "node-test": ((r"^.*/(?=[^/\s]+:\d+:\d+\)?'?,?$)", ""),),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {
