@@ -1,4 +1,4 @@
-"""The tee directory: raw output kept on disk when the agent was shown less (DESIGN §6.2 rule 7).
+"""The tee directory: raw output kept on disk when the agent was shown less (ARCHITECTURE §6.2 rule 7).
 
 A tee file is written when output was dropped (a cap or an omission marker) or when a command
 failed with more than `[tee] min_size` bytes of output (mode "failures", the default); mode

@@ -159,13 +159,9 @@ def cmd_report(args, config, now) -> int:
 
 
 def _write_html(path, db, report, since, config, now) -> int:
-    from .economics import build_economics
-    from .html_page import render_html
-    from .report import ReportOptions, build_report
+    from .html_page import build_page
 
-    projects = build_report(db, ReportOptions(group="project", since=since), now)["rows"]
-    economics = build_economics(report["totals"]["saved_tokens"], config, _html_model(config))
-    page = render_html(report, projects, economics, _html_sessions(db, since, config, now))
+    page = build_page(db, report, since, config, now)
     target = os.path.abspath(path)
     tmp = f"{target}.{os.getpid()}.tmp"
     try:
@@ -181,23 +177,6 @@ def _write_html(path, db, report, since, config, now) -> int:
         return EXIT_ERROR
     _write(f"wrote {path}")
     return EXIT_OK
-
-
-def _html_sessions(db, since, config, now) -> dict:
-    from .discover import DEFAULT_SINCE_DAYS
-    from .history import read_history
-    from .sessions import build_sessions
-
-    start = since if since is not None else now - DEFAULT_SINCE_DAYS * 86400
-    return build_sessions(read_history(since=start), db, config)
-
-
-def _html_model(config) -> str:
-    from .economics import price_table
-
-    table = price_table(config)
-    configured = [name for name, (_p, source) in table.items() if source == "config"]
-    return configured[0] if configured else "claude-sonnet-4.5"
 
 
 def cmd_economics(args, config, now) -> int:

@@ -535,7 +535,7 @@ def remove_rules(root: str) -> list[str]:
 
 def render_learn(data: dict, style=None) -> str:
     from ctxcrl import home
-    from .render import Style, _table, fmt_int
+    from .render import Style, text_table, fmt_int
 
     style = style or Style()
     where = "all projects" if data["scope"] == "all" else home.short_path(data["project"] or "")
@@ -549,7 +549,7 @@ def render_learn(data: dict, style=None) -> str:
         out.append(style.bold("Suggested rules for the agent's instructions"))
         rows = [[fmt_int(r["count"]), fmt_int(r["sessions"]), r["class"], r["text"]]
                 for r in data["rules"]]
-        out.append(_table(rows, ["Seen", "Sessions", "Class", "Rule"],
+        out.append(text_table(rows, ["Seen", "Sessions", "Class", "Rule"],
                           ["right", "right", "left", "left"], style))
     else:
         out.append("No rules to suggest.")
@@ -567,7 +567,7 @@ def render_learn(data: dict, style=None) -> str:
         rows = [[fmt_int(r["count"]), r["command"], r["example"]["rerun"],
                  f"exclude_commands = [{_toml_string(r['command'])}]"]
                 for r in data["exclude_commands"]]
-        out.append(_table(rows, ["Seen", "Command", "Re-run as", "Add under [hooks]"],
+        out.append(text_table(rows, ["Seen", "Command", "Re-run as", "Add under [hooks]"],
                           ["right", "left", "left", "left"], style))
     for plan in data.get("planned") or []:
         if plan["delete"] or plan["block"] is None:
