@@ -270,6 +270,10 @@ def cmd_learn(args, config, now) -> int:
             data["written"] = learn.write_rules(project, agents, data["rules"])
         elif args["--remove"]:
             data["removed"] = learn.remove_rules(project)
+    except learn.UntrustedHome as exc:
+        _warn(f"learn: contextcrawler's home cannot be trusted here ({exc}): --write and "
+              "--remove need it (the block's id is kept there); nothing changed")
+        return EXIT_ERROR
     except learn.BlockEdited as exc:
         _warn(f"learn: the contextcrawler block in {home.short_path(exc.path)} was edited since "
               "`cc-track learn --write` wrote it (its digest no longer matches): nothing "

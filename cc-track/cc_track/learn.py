@@ -354,11 +354,19 @@ class BlockEdited(Exception):
         self.path = path
 
 
+class UntrustedHome(Exception):
+    """The data directory holding the block id may be the project's (ctxcrl.home says why)."""
+
+
 def install_id(create: bool = True) -> str | None:
     """This install's random block id (`learn.id` in the ctxcrl data directory), made on
-    first use; None when there is none and `create` is false (or it cannot be made)."""
+    first use; None when there is none and `create` is false. Raises UntrustedHome when the
+    data directory is one the project could have chosen (the id would then be the project's)."""
     from ctxcrl import home
 
+    reason = home.untrusted_home()
+    if reason is not None:
+        raise UntrustedHome(reason)
     path = os.path.join(home.data_dir(), ID_FILE)
     try:
         with open(path, encoding="ascii") as f:

@@ -242,3 +242,18 @@ def test_the_install_id_is_private_random_and_stable(ctxcrl_home):
     assert os.stat(path).st_mode & 0o777 == 0o600
     os.unlink(path)
     assert learn.install_id(create=False) is None and learn.install_id() != first
+
+
+def test_write_and_remove_refuse_a_home_inside_the_project(tmp_path):
+    """A project that sets CTXCRL_HOME to a folder of its own would choose the block's id."""
+    root = tmp_path / "project"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    env = dict(os.environ, CODEX_HOME=NO_CODEX, CTXCRL_HOME=str(root / ".ctxcrl"))
+    (root / "CLAUDE.md").write_text("mine\n")
+    for flag in ("--write", "--remove"):
+        out = subprocess.run([CC_TRACK, "learn", flag, *(["--yes"] if flag == "--write" else [])],
+                             capture_output=True, text=True, cwd=root, env=env)
+        assert out.returncode == 1, out.stderr
+        assert "contextcrawler's home cannot be trusted here" in out.stderr
+        assert "Traceback" not in out.stderr and (root / "CLAUDE.md").read_text() == "mine\n"
