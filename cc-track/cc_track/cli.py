@@ -266,7 +266,10 @@ def cmd_learn(args, config, now) -> int:
                 _write(render_json(data) if fmt == "json" else learn.render_learn(data, _style()))
                 if not _confirm(f"Write this into {', '.join(home.short_path(p) for p, _o, _n in plans)}?"):
                     return EXIT_USAGE if not _interactive() else EXIT_OK
-                data.pop("planned")
+                data["written"] = learn.write_rules(project, agents, data["rules"])
+                for path in data["written"]:  # the rest was shown above the question
+                    _write(f"wrote the rules block into {home.short_path(path)}")
+                return EXIT_OK
             data["written"] = learn.write_rules(project, agents, data["rules"])
         elif args["--remove"]:
             data["removed"] = learn.remove_rules(project)

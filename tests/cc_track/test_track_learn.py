@@ -264,3 +264,33 @@ def test_cli_learn_write_that_cannot_write_fails_cleanly(project):
     assert out.returncode == 1 and out.stderr.startswith("cc-track: learn failed")
     assert "Traceback" not in out.stderr
     assert sorted(os.listdir(root)) == [".git", "CLAUDE.md"]  # no temp file left behind
+
+
+@pytest.mark.parametrize("answer, written", [("y", True), ("n", False)])
+def test_cli_learn_write_on_a_terminal_asks_after_showing_the_block(project, answer, written):
+    import pty
+
+    root, env = project
+    leader, follower = pty.openpty()
+    os.write(leader, f"{answer}\n".encode())  # typed ahead: read by the question's readline
+    proc = subprocess.Popen([CC_TRACK, "learn", "--since=2026-11-01", "--write"], cwd=root,
+                            env=env, stdin=follower, stdout=follower, stderr=subprocess.PIPE)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the terminal's other side is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.wait(timeout=60) == 0 and proc.stderr.read() == b""
+    text = shown.decode().replace("\r\n", "\n")
+    block_at = text.index("- Use `git status`, not `git stauts`. (seen 3×)")
+    assert block_at < text.index("Write this into ") < text.index("[y/N]")
+    assert (root / "CLAUDE.md").exists() is written
+    assert ("wrote the rules block into" in text) is written
+    assert ("nothing written" in text) is not written
+    assert text.count("Corrections in agent history") == 1  # the table is not shown twice
