@@ -277,6 +277,10 @@ def cmd_learn(args, config, now) -> int:
         _warn(f"learn: contextcrawler's home cannot be trusted here ({exc}): --write and "
               "--remove need it (the block's id is kept there); nothing changed")
         return EXIT_ERROR
+    except learn.NotAFile as exc:
+        _warn(f"learn: {home.short_path(exc.path)} is a symbolic link or not a regular file: "
+              "not followed, nothing changed")
+        return EXIT_ERROR
     except learn.BlockEdited as exc:
         _warn(f"learn: the contextcrawler block in {home.short_path(exc.path)} was edited since "
               "`cc-track learn --write` wrote it (its digest no longer matches): nothing "

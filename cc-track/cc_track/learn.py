@@ -35,6 +35,7 @@ an agent was steered into running, not text the user wrote:
 A filtered run (through `cc-filter`) re-run right after with `CTXCRL_DISABLED=1` means the
 filter got in the way: that becomes an `exclude_commands` suggestion for `[hooks]`.
 """
+import errno
 import hashlib
 import os
 import re
@@ -464,12 +465,33 @@ def _atomic_write(path: str, text: str | None) -> None:
         raise
 
 
+class NotAFile(Exception):
+    """An instruction file that is a symbolic link or not a regular file: never followed (a
+    repository's `CLAUDE.md -> ~/.ssh/id_rsa` would copy the key into the project)."""
+
+    def __init__(self, path: str):
+        super().__init__(path)
+        self.path = path
+
+
 def _read(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            return f.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotAFile(path) from None
+        raise
+    import stat
+
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(os.stat(path, follow_symlinks=False).st_mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        raise NotAFile(path)
+    with os.fdopen(fd, "rb") as f:
+        return f.read().decode("utf-8", "replace")
 
 
 def without_block(text: str, block_id: str, path: str = "") -> str:

@@ -257,3 +257,21 @@ def test_write_and_remove_refuse_a_home_inside_the_project(tmp_path):
         assert out.returncode == 1, out.stderr
         assert "contextcrawler's home cannot be trusted here" in out.stderr
         assert "Traceback" not in out.stderr and (root / "CLAUDE.md").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("flag", ["--write", "--remove"])
+def test_an_instruction_file_that_is_a_symlink_is_not_followed(tmp_path, flag):
+    """A repository's `CLAUDE.md -> ~/secret` would copy the secret into the project."""
+    root = tmp_path / "project"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    secret = tmp_path / "secret"
+    secret.write_text("PRIVATE KEY\n")
+    (root / "CLAUDE.md").symlink_to(secret)
+    learn.install_id()  # an id exists, so --remove looks at the files
+    out = subprocess.run([CC_TRACK, "learn", flag, *(["--yes"] if flag == "--write" else [])],
+                         capture_output=True, text=True, cwd=root,
+                         env=dict(os.environ, CODEX_HOME=NO_CODEX))
+    assert out.returncode == 1 and "is a symbolic link or not a regular file" in out.stderr
+    assert os.path.islink(root / "CLAUDE.md") and secret.read_text() == "PRIVATE KEY\n"
+    assert "PRIVATE" not in out.stdout
