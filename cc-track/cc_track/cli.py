@@ -278,8 +278,7 @@ def cmd_learn(args, config, now) -> int:
               "--remove need it (the block's id is kept there); nothing changed")
         return EXIT_ERROR
     except learn.NotAFile as exc:
-        _warn(f"learn: {home.short_path(exc.path)} is a symbolic link or not a regular file: "
-              "not followed, nothing changed")
+        _warn(f"learn: {home.short_path(exc.path)} {exc.reason}: not touched, nothing changed")
         return EXIT_ERROR
     except learn.BlockEdited as exc:
         _warn(f"learn: the contextcrawler block in {home.short_path(exc.path)} was edited since "

@@ -466,12 +466,14 @@ def _atomic_write(path: str, text: str | None) -> None:
 
 
 class NotAFile(Exception):
-    """An instruction file that is a symbolic link or not a regular file: never followed (a
-    repository's `CLAUDE.md -> ~/.ssh/id_rsa` would copy the key into the project)."""
+    """An instruction file learn will not touch: a symbolic link or not a regular file (never
+    followed: a repository's `CLAUDE.md -> ~/.ssh/id_rsa` would copy the key into the
+    project), or not UTF-8 text (its bytes could not be given back as they were)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, reason: str = "is a symbolic link or not a regular file"):
         super().__init__(path)
         self.path = path
+        self.reason = reason
 
 
 def _read(path: str) -> str | None:
@@ -491,7 +493,11 @@ def _read(path: str) -> str | None:
             raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
         raise NotAFile(path)
     with os.fdopen(fd, "rb") as f:
-        return f.read().decode("utf-8", "replace")
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotAFile(path, "is not UTF-8 text") from None
 
 
 def without_block(text: str, block_id: str, path: str = "") -> str:

@@ -275,3 +275,14 @@ def test_an_instruction_file_that_is_a_symlink_is_not_followed(tmp_path, flag):
     assert out.returncode == 1 and "is a symbolic link or not a regular file" in out.stderr
     assert os.path.islink(root / "CLAUDE.md") and secret.read_text() == "PRIVATE KEY\n"
     assert "PRIVATE" not in out.stdout
+
+
+def test_an_instruction_file_that_is_not_utf8_is_left_alone(tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "CLAUDE.md").write_bytes(b"caf\xe9\n")
+    out = subprocess.run([CC_TRACK, "learn", "--write", "--yes"], capture_output=True,
+                         text=True, cwd=root, env=dict(os.environ, CODEX_HOME=NO_CODEX))
+    assert out.returncode == 1 and "is not UTF-8 text: not touched" in out.stderr
+    assert "Traceback" not in out.stderr and (root / "CLAUDE.md").read_bytes() == b"caf\xe9\n"
