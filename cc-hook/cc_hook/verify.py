@@ -5,7 +5,10 @@ verify, per install: FAIL when the hook script (or OpenCode plugin) is missing o
 differs from the recorded one (tampered: the script refuses to rewrite), or the recorded hash
 next to it disagrees; WARN when the registration is gone from the agent's settings, a tool the
 script runs is missing, the hook is older than these tools, or the awareness note was edited;
-PASS otherwise.
+and what the client will really run (client_check.py): FAIL when its settings switch the hook
+off (`disableAllHooks`, `hooksConfig.enabled: false`, `CTXCRL_DISABLED` in an `env` block) or a
+project's `env` sets contextcrawler's variables, WARN for another hook on the same tool or such
+an `env` in the user's own settings; PASS otherwise.
 """
 import os
 
@@ -137,6 +140,9 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
                 finding.fail(problem)
         elif not artifact.registered(current):
             finding.warn(f"not registered in {_short(artifact.path)} ({artifact.description})")
+    from .client_check import check as check_client
+
+    check_client(install, finding, user_home())  # what the client will really run
     return finding
 
 
