@@ -146,7 +146,9 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
     return finding
 
 
-def verify(report: Reporter | None = None) -> int:
+def verify(report: Reporter | None = None, coverage: bool = False) -> int:
+    """coverage: also say, per agent, which typical commands reach the model compacted here
+    (coverage.py; the CLI does)."""
     report = report or Reporter()
     manifest = Manifest.load()
     if not manifest.installs:
@@ -160,6 +162,10 @@ def verify(report: Reporter | None = None) -> int:
             report.say(f"      {problem}")
         if finding.status == FAIL or (finding.status == WARN and worst == PASS):
             worst = finding.status
+    if coverage:
+        from .coverage import for_installs
+
+        for_installs(manifest.installs, report.say)
     return 1 if worst == FAIL else 0
 
 
