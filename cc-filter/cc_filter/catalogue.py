@@ -1,4 +1,4 @@
-"""Which filters exist and which one a command gets (DESIGN §6.3, §6.4).
+"""Which filters exist and which one a command gets (ARCHITECTURE §6.3, §6.4).
 
 Three tiers, searched in order, the first match wins:
   project   `.ctxcrl/filters/*.toml`, found from cwd upward (used only when trusted, trust.py)

@@ -2,6 +2,7 @@
 
 Usage:
   cc-filter run [--filter=NAME] [--] <argv>...
+  cc-filter run --then=PIPE [--filter=NAME] [--] <argv>...
   cc-filter list [--all] [--verbose]
   cc-filter which [--] <command>...
   cc-filter show <name>
@@ -36,6 +37,11 @@ Commands:
 
 Options:
   --filter=NAME   Use this filter instead of the catalogue's choice.
+  --then=PIPE     What reads the answer after a pipe, as cc-rewrite writes it: tail:N,
+                  head:N, or several in pipe order (tail:50,head:5). The answer is laid out
+                  for it (for a tail: markers and the [full output: …] hint above the
+                  summary), and the raw output goes through when that cut would lose a fact
+                  of the raw output's cut or not be smaller.
   --exit-code=N   The exit code of the command whose output is piped in; passed to the
                   filter and used as cc-filter's own exit code [default: 0].
   --yes           trust: record without asking (what was shown is what is trusted).
@@ -63,11 +69,12 @@ _COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust", "raw", 
 
 
 def parse_run(argv: list[str]):
-    """The hand-written fast path for `run [--filter=NAME] [--] <argv>...`: returns
-    (filter name or None, command argv), or None to let docopt decide (help, errors)."""
+    """The hand-written fast path for `run [--filter=NAME] [--then=PIPE] [--] <argv>...`:
+    returns (filter name or None, command argv, --then value or None), or None to let docopt
+    decide (help, errors)."""
     if not argv or argv[0] != "run":
         return None
-    filter_name = None
+    filter_name = then = None
     i = 1
     while i < len(argv):
         word = argv[i]
@@ -80,14 +87,20 @@ def parse_run(argv: list[str]):
         elif word == "--filter" and i + 1 < len(argv):
             filter_name = argv[i + 1]
             i += 2
+        elif word.startswith("--then="):
+            then = word[7:]
+            i += 1
+        elif word == "--then" and i + 1 < len(argv):
+            then = argv[i + 1]
+            i += 2
         elif word.startswith("-"):
             return None
         else:
             break
     command = argv[i:]
-    if not command or (filter_name is not None and not filter_name):
+    if not command or (filter_name is not None and not filter_name) or then == "":
         return None
-    return filter_name, command
+    return filter_name, command, then
 
 
 def parse_pipe(argv: list[str]):
@@ -122,9 +135,9 @@ def with_separator(argv: list[str]) -> list[str]:
         word = argv[i]
         if word == "--":
             return argv
-        if argv[0] == "run" and word.startswith("--filter="):
+        if argv[0] == "run" and word.startswith(("--filter=", "--then=")):
             i += 1
-        elif argv[0] == "run" and word == "--filter":
+        elif argv[0] == "run" and word in ("--filter", "--then"):
             i += 2
         elif word in ("-h", "--help", "--version"):
             return argv
@@ -156,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         if fast is not None:
             from cc_filter import runner
 
-            return runner.run(fast[1], filter_name=fast[0])
+            return runner.run(fast[1], filter_name=fast[0], then=fast[2])
         if argv == ["result"]:
             from cc_filter import result
 
@@ -185,7 +198,7 @@ def _main_slow(argv: list[str]) -> int:
     if args["run"]:
         from cc_filter import runner
 
-        return runner.run(args["<argv>"], filter_name=args["--filter"])
+        return runner.run(args["<argv>"], filter_name=args["--filter"], then=args["--then"])
     if args["list"]:
         return commands.list_filters(show_all=args["--all"], verbose=args["--verbose"])
     if args["which"]:

@@ -1,4 +1,4 @@
-"""Trust for project filters (DESIGN §6.4): SHA-256 pins in `trusted.json`.
+"""Trust for project filters (ARCHITECTURE §6.4): SHA-256 pins in `trusted.json`.
 
 A project's `.ctxcrl/filters/*.toml` can hide errors or rewrite what the agent sees, so such a
 file is used only after `cc-filter trust` recorded its SHA-256; editing the file revokes it

@@ -10,7 +10,7 @@ How a stage starts (`stage_launcher`): when the console scripts run this very in
 script starts each stage as `python -I -S -c "<path>; from cc_X.cli import run; run()"` with the
 directories of our packages put on `sys.path` by the script itself. `-S` skips `site` (its
 `.pth` files, `sitecustomize` lookups; about 3 ms of every start, and the hook starts four
-Python processes: DESIGN §9), `-I` keeps the agent's PYTHON* variables and current directory
+Python processes: ARCHITECTURE §9), `-I` keeps the agent's PYTHON* variables and current directory
 out. Otherwise (another interpreter, an unusual shebang) it runs the console scripts. Cold path.
 """
 import hashlib
@@ -46,7 +46,7 @@ SCRIPT_PREFIX = "ctxcrl-hook-"
 TOOLS = ("cc-hook", "cc-gate", "cc-rewrite", "cc-filter")
 STAGE_TOOLS = (("cc-hook", "cc_hook"), ("cc-gate", "cc_gate"), ("cc-rewrite", "cc_rewrite"),
                ("cc-filter", "cc_filter"))
-#: The stages of each pipeline a hook may run (DESIGN §3): the parity rewrite before execution,
+#: The stages of each pipeline a hook may run (ARCHITECTURE §3): the parity rewrite before execution,
 #: denies only before execution (agents that filter after it), and the filter after it.
 REWRITE = "rewrite"
 DENY_ONLY = "deny-only"

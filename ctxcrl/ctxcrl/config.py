@@ -1,4 +1,4 @@
-"""The user's `config.toml` (DESIGN §2), read cheaply and never fatally.
+"""The user's `config.toml` (ARCHITECTURE §2), read cheaply and never fatally.
 
 Hot paths (the hook, `cc-filter run`) call `load_config()`. Without a config file that costs
 one `stat`. With one, the parsed result is cached with `marshal` next to the data (keyed by the

@@ -1,4 +1,4 @@
-"""Where contextcrawler keeps its files (DESIGN §2).
+"""Where contextcrawler keeps its files (ARCHITECTURE §2).
 
 `CTXCRL_HOME` relocates config and data at once: both live directly in it. Otherwise config
 is under `$XDG_CONFIG_HOME/ctxcrl` and data under `$XDG_DATA_HOME/ctxcrl`. Every other tool asks

@@ -1,4 +1,4 @@
-"""The catalogue (tiers, first match, cached index, cheap lookup) and trust (DESIGN §6.4)."""
+"""The catalogue (tiers, first match, cached index, cheap lookup) and trust (ARCHITECTURE §6.4)."""
 import json
 import os
 import subprocess

@@ -20,6 +20,9 @@ RUN_ARGVS = [
     ["run", "ls", "--", "-x"],
     ["run", "sh", "-c", "echo hi --filter=x"],
     ["run", "cargo", "test", "--", "--nocapture"],
+    ["run", "--then=tail:20", "cargo", "test"],
+    ["run", "--then", "head:5", "--filter=grep", "grep", "-rn", "x"],
+    ["run", "--then=tail:50,head:5", "--", "pytest", "-q"],
 ]
 
 
@@ -28,10 +31,11 @@ def test_run_fast_path_equals_docopt(argv):
     fast = cli.parse_run(argv)
     args = cli.parse(argv)
     assert args["run"] is True
-    assert fast == (args["--filter"], args["<argv>"])
+    assert fast == (args["--filter"], args["<argv>"], args["--then"])
 
 
 @pytest.mark.parametrize("argv", [["run"], ["run", "--filter=x"], ["run", "-x", "ls"],
+                                  ["run", "--then=", "ls"], ["run", "--then=tail:5"],
                                   ["run", "--help"], ["list"], ["git-status"]])
 def test_run_fast_path_defers_to_docopt(argv):
     assert cli.parse_run(argv) is None

@@ -1,4 +1,4 @@
-"""Security, through the installed tools (DESIGN §5, §6.2, §6.4, §8; issue 8).
+"""Security, through the installed tools (ARCHITECTURE §5, §6.2, §6.4, §8; issue 8).
 
 - no spelling of a denied command gets through the installed hook;
 - a `CTXCRL_DISABLED` smuggled inside another variable's value disables nothing;

@@ -1,9 +1,11 @@
 """Each agent's permission model, one module per agent (the agent's rule sources, pattern
-syntax, modes and built-in auto-allowed commands).
+syntax, modes and built-in auto-allowed commands). `AGENTS` is the registry: a new agent is
+its module here, its adapter in cc_hook/agents/, and one name in this tuple.
 
 Every module exposes:
 
-- `NAME`;
+- `NAME`, and `SHELL_TOOLS`, the tool names its rules use for "a shell command" where it has
+  such rules;
 - `load_rules(cwd) -> RuleSet`: every source the agent reads (its files at every level,
   managed sources, the running client's flags) plus contextcrawler's `[gate]` config; a source
   it cannot understand sets `rules.doubt` (never answer allow then);
@@ -18,21 +20,22 @@ Imports nothing: `model()` loads only the module of the agent in use.
 AGENTS = ("claude", "codex", "copilot", "cursor", "gemini", "opencode")
 
 
+class UnknownAgent(KeyError):
+    """An agent name no module answers for. Its text is the one message every tool prints."""
+
+    def __str__(self):
+        return unknown_agent_message(self.args[0], AGENTS)
+
+
+def unknown_agent_message(agent, known) -> str:
+    return f"unknown agent {agent!r} (one of: {', '.join(known)})"
+
+
 def model(agent: str):
-    """The permission model module of `agent` (unknown → claude's)."""
-    if agent == "codex":
-        from . import codex as m
-    elif agent == "copilot":
-        from . import copilot as m
-    elif agent == "cursor":
-        from . import cursor as m
-    elif agent == "gemini":
-        from . import gemini as m
-    elif agent == "opencode":
-        from . import opencode as m
-    else:
-        from . import claude as m
-    return m
+    """The permission model module of `agent`; UnknownAgent for a name not in AGENTS."""
+    if agent not in AGENTS:
+        raise UnknownAgent(agent)
+    return __import__(f"{__name__}.{agent}", fromlist=["NAME"])
 
 
 #: Variables that say where an agent (or the user) keeps the user's own settings. Pointing into
