@@ -7,7 +7,7 @@ Usage:
   cc-filter which [--] <command>...
   cc-filter show <name>
   cc-filter test [<name>] [--require-all] [--fixtures=DIR]
-  cc-filter trust [<path>]
+  cc-filter trust [<path>] [--yes]
   cc-filter untrust <path>
   cc-filter raw [<file>]
   cc-filter <name> [--exit-code=N]
@@ -28,8 +28,9 @@ Commands:
   which      Which filter a command gets, and why (tier, pattern, key).
   show       A filter's definition and where it comes from.
   test       Run the filters' inline [[test]] cases and fixture cases.
-  trust      Show a project filter file and its risky rules, then record its SHA-256
-             (without <path>: every file of the nearest .ctxcrl/filters/).
+  trust      Show a project filter file, its SHA-256 and its risky rules, ask, then
+             record that SHA-256 in your trusted.json (without <path>: every file of the
+             nearest .ctxcrl/filters/). Without a terminal to ask on, only with --yes.
   untrust    Forget a project filter file's recorded SHA-256.
   raw        Print the raw output of the last filtered run that showed less than the
              command printed (or the kept file <file>, as a [full output: …] line names it).
@@ -43,6 +44,7 @@ Options:
                   of the raw output's cut or not be smaller.
   --exit-code=N   The exit code of the command whose output is piped in; passed to the
                   filter and used as cc-filter's own exit code [default: 0].
+  --yes           trust: record without asking (what was shown is what is trusted).
   --require-all   Fail when a filter has no test case at all.
   --fixtures=DIR  Folder of fixture cases, <DIR>/<filter>/<case>.toml (by default
                   tests/fixtures of a contextcrawler checkout around the current directory
@@ -211,7 +213,7 @@ def _main_slow(argv: list[str]) -> int:
 
         return result.run_stage()
     if args["trust"]:
-        return commands.trust(args["<path>"])
+        return commands.trust(args["<path>"], yes=args["--yes"])
     if args["untrust"]:
         return commands.untrust(args["<path>"])
     if args["raw"]:

@@ -1,4 +1,4 @@
-"""The runner's safety rules, in one place (DESIGN §6.2 rules 2-8).
+"""The runner's safety rules, in one place (ARCHITECTURE §6.2 rules 2-8).
 
 `OutputGuard` takes a command's combined raw output as bytes, in whatever chunks they arrive,
 turns it into lines for the filter as it goes, and at the end decides what the agent sees:

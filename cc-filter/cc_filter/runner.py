@@ -1,6 +1,6 @@
 """`cc-filter run` and `cc-filter <name>`: run a command (or read a pipe), filter, track.
 
-The runner owns the process side of DESIGN §6.2; guard.py owns the output rules.
+The runner owns the process side of ARCHITECTURE §6.2; guard.py owns the output rules.
 - The child is spawned with `os.posix_spawnp`, its stdout and stderr both on one pipe (so the
   filter sees them in the order they were written), stdin inherited. Exit code: the child's;
   a signal N gives 128+N; not found 127 and not executable 126, each with a one-line message.
@@ -156,7 +156,7 @@ def _wait_writable(fd: int) -> None:
 
 def track(*, argv, key, filter_name, mode, exit_code, raw_chars, output_chars, started,
           tee_path=None) -> None:
-    """Append this run's spool record; never raises (DESIGN §6.2 rule 9). Not with
+    """Append this run's spool record; never raises (ARCHITECTURE §6.2 rule 9). Not with
     CTXCRL_NO_TRACKING set (`cc-hook test --run`: a trial, not one of the agent's runs)."""
     if os.environ.get("CTXCRL_NO_TRACKING", "") not in ("", "0"):
         return

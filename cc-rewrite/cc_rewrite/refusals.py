@@ -1,4 +1,4 @@
-"""Why a command, or one segment of it, must stay raw (DESIGN §5, "fail closed").
+"""Why a command, or one segment of it, must stay raw (ARCHITECTURE §5, "fail closed").
 
 Each check returns a short reason or None. cc-peel already marks most of these segments
 `opaque`; the checks here repeat the ones whose failure would change what a command does

@@ -1,7 +1,7 @@
 """Rewriting a command line so each segment that has a filter runs through `cc-filter run`.
 
 Owns the decision, per segment, to insert `cc-filter run ` at the start of the core command
-(DESIGN §5) and the assembly of the result. Every byte outside the insertions is kept, so
+(ARCHITECTURE §5) and the assembly of the result. Every byte outside the insertions is kept, so
 deleting them gives back the input exactly. Anything doubtful stays raw (fail closed), and
 every "why not" is recorded for `--explain`.
 
@@ -34,7 +34,7 @@ from .refusals import (
 
 REWRITTEN = "rewritten"
 RAW = "raw"
-#: cc-rewrite's exit code in bare mode (DESIGN §3): 0 rewritten, 1 unchanged.
+#: cc-rewrite's exit code in bare mode (ARCHITECTURE §3): 0 rewritten, 1 unchanged.
 EXIT_REWRITTEN = 0
 EXIT_UNCHANGED = 1
 

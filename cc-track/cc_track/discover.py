@@ -14,19 +14,18 @@ and `{"type": "tool_result", "tool_use_id", "content": str | [{"type": "text", "
 and `toolUseResult.stdout/stderr` when the result content is missing. Anything else is ignored;
 lines that are not JSON objects (malformed, truncated) are skipped and counted.
 """
-import datetime as _dt
 import glob
 import os
 import time
 
 from ctxcrl import home
-from .history import json_lines
+from .history import json_lines, parse_ts
 from .report import local_iso
 from ctxcrl.spool import estimate_tokens, project_of
 
 SCHEMA = "ctxcrl.discover/1"
 DEFAULT_SINCE_DAYS = 30
-DEFAULT_SAVINGS_RATIO = 0.60  # the project's per-filter floor (DESIGN §9), deliberately modest
+DEFAULT_SAVINGS_RATIO = 0.60  # the project's per-filter floor (ARCHITECTURE §9), deliberately modest
 TOP_ROWS = 15
 #: Shell builtins that print nothing worth filtering; never listed as "no filter yet".
 QUIET_PROGRAMS = frozenset({
@@ -54,15 +53,6 @@ class BashCall:
         self.id, self.command, self.ts, self.cwd, self.session = id, command, ts, cwd, session
         self.output_chars = None
         self.is_error = False
-
-
-def _parse_ts(value) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return _dt.datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
 
 
 def _result_text_chars(content) -> int | None:
@@ -112,7 +102,7 @@ def _take_entry(scan: SessionScan, entry: dict, since, project) -> None:
         return
     kind = entry.get("type")
     if kind == "assistant":
-        ts = _parse_ts(entry.get("timestamp"))
+        ts = parse_ts(entry.get("timestamp"))
         if since is not None and (ts is None or ts < since):
             return
         if project is not None and not _inside(entry.get("cwd"), project):
@@ -388,7 +378,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
 
 
 def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
-    from .render import Style, _table, fmt_int, shorten
+    from .render import Style, text_table, fmt_int, shorten
 
     style = style or Style()
     where = "all projects" if data["scope"] == "all" else home.short_path(data["project"] or "")
@@ -411,7 +401,7 @@ def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
                  f"{r['savings_ratio'] * 100:.0f} %{'' if r['ratio_source'] == 'tracking' else '*'}",
                  shorten(r["rewritten"], 50)]
                 for r in data["missed"][:limit]]
-        out.append(_table(rows, ["Command", "Filter", "Runs", "Output tokens", "Could save",
+        out.append(text_table(rows, ["Command", "Filter", "Runs", "Output tokens", "Could save",
                                  "Ratio", "Rewritten as"],
                           ["left", "left", "right", "right", "right", "right", "left"], style))
         if any(r["ratio_source"] == "default" for r in data["missed"][:limit]):
@@ -424,7 +414,7 @@ def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
         out.append(style.bold("Most frequent commands without a filter"))
         rows = [[r["family"], fmt_int(r["commands"]), fmt_int(r["output_tokens"]),
                  shorten(r["example"], 50)] for r in data["unfiltered"][:limit]]
-        out.append(_table(rows, ["Command", "Runs", "Output tokens", "Example"],
+        out.append(text_table(rows, ["Command", "Runs", "Output tokens", "Example"],
                           ["left", "right", "right", "left"], style))
     else:
         out.append("No commands without a filter.")

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from cc_filter import catalogue, cli, fallback
-from cc_filter.filters._long_output import Collapser, LongOutput
+from cc_filter.filters._long_output import Collapser, LongOutput, is_error_line
 from cc_filter.filters.generic.generic import THRESHOLD, Generic
 from cc_rewrite.rewrite import Catalogue, rewrite
 from cc_rewrite.refusals import RewriteSettings
@@ -199,3 +199,28 @@ def test_the_readme_coverage_line_is_what_the_catalogue_gives():
                           cwd=REPO, timeout=60, check=True).stdout.strip()
     with open(os.path.join(REPO, "cc-filter", "README.md"), encoding="utf-8") as f:
         assert f"**{line}.**" in f.read(), line
+
+
+def _fallback(lines):
+    out = []
+    generic = Generic(["x"])
+    for line in lines:
+        out += generic.feed(line)
+    return out + list(generic.finish(1))
+
+
+def test_test_runner_failure_marks_are_error_lines():
+    """A TAP producer without its filter (tape under an unknown wrapper): every `not ok` and
+    its expected/actual survive the fallback's cut (real tape 5.10.2 output, 12 failures)."""
+    with open(os.path.join(REPO, "tests", "fixtures", "js", "tap", "failures.out")) as f:
+        raw = f.read().splitlines()
+    out = _fallback(raw)
+    assert len(raw) > THRESHOLD and len(out) < len(raw)
+    for marks in ("not ok ", "expected:", "actual:"):
+        wanted = [line for line in raw if line.strip().startswith(marks)]
+        assert len(wanted) == 12 and all(line in out for line in wanted), marks
+    for line in ["  ✖ 60% off 200 (5.9ms)", "✗ adds", "FAIL src/a.test.js", "FAILED tests/x.py",
+                 "ERROR: boom", "thread 'main' panicked at src/lib.rs:3:5:",
+                 "Traceback (most recent call last):"]:
+        assert is_error_line(line), line
+    assert not is_error_line("ok 12 55% off 200") and not is_error_line("unexpected = 3")

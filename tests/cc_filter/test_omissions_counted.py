@@ -325,8 +325,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # go test -json: an `output` event is looked for as its Output text (the answer is text, as
     # for the plain run; its `\t` and `\"` escapes read as printed); go test's `=== RUN TestX`:
     # the test's name, restated by its `--- FAIL: TestX` line; a panic's project frame, two
-    # lines, becomes `  pkg.TestX (x_test.go:9)`: the function line is looked for as the
-    # function, the location line as `x_test.go:9`
+    # lines, becomes `  pkg.TestX (pkg/x_test.go:9)`: the function line is looked for as the
+    # function, the location line as `x_test.go:9` (a part of the path relative to the run)
     "go-test": ((r'\\t(?=.*"\}$)', " "), (r'\\"(?=.*"\}$)', '"'),
                 (r'^\{"Time":"[^"]*","Action":"output",.*?"Output":"\s*(.*?)(?:\\n)?"\}$', r"\1"),
                 (r"^=== RUN\s+(\S+)$", r"\1"),
@@ -384,6 +384,12 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # box drawing
     "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""),
                   (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""), (r"^[╷│╵] ?", "")),
+    # js
+    # tap and node --test show a diagnostic's path relative to where the command ran
+    # (`at: Test.<anonymous> (test/a.js:7:7)`, `location: 'node-test/a.test.js:14:13'`): a
+    # line with an absolute path is looked for from its file's name on
+    "tap": ((r"^.*/(?=[^/\s]+:\d+:\d+\)?'?,?$)", ""),),
+    "node-test": ((r"^.*/(?=[^/\s]+:\d+:\d+\)?'?,?$)", ""),),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {

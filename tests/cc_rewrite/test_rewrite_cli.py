@@ -212,7 +212,7 @@ HEAVY = ("re", "json", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", 
     (["git status && ls -la"], ""),
 ])
 def test_the_stage_imports_nothing_heavy(argv, stdin):
-    """cc-rewrite runs on every agent command: no re, json, docopt, … on its path (DESIGN §9),
+    """cc-rewrite runs on every agent command: no re, json, docopt, … on its path (ARCHITECTURE §9),
     and not cc-gate either (the record codec is cc_peel's). The real catalogue, warm."""
     code = ("import sys\n"
             "from cc_rewrite import cli\n"
