@@ -22,7 +22,7 @@ quick *args:
 system *args:
     {{python}} -m pytest -q tests/system {{args}}
 
-# Every budget of DESIGN §9, side by side; writes bench/RESULTS.md
+# Every budget of ARCHITECTURE §9, side by side; writes bench/RESULTS.md
 bench *areas:
     {{python}} bench/run.py {{areas}}
 

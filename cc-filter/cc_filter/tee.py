@@ -1,4 +1,4 @@
-"""The tee directory: raw output kept on disk when the agent was shown less (DESIGN §6.2 rule 7).
+"""The tee directory: raw output kept on disk when the agent was shown less (ARCHITECTURE §6.2 rule 7).
 
 A tee file is written when output was dropped (a cap or an omission marker) or when a command
 failed with more than `[tee] min_size` bytes of output (mode "failures", the default); mode
@@ -13,8 +13,19 @@ output in `tee/last.raw` (replaced by the next such run, not rotated, same size 
 `cc-filter raw` can always print what the last run dropped, hint or not.
 
 Writing a tee file must never break a command: every error is swallowed (no hint then).
+
+The tee directory holds what a command printed, so nobody else may steer or read it. Every
+file is opened O_CREAT|O_EXCL|O_NOFOLLOW, 0600 (a name someone planted, a symlink included,
+is never written through), and before each write every component of the directory's path is
+checked with lstat, following no link (`unsafe_reason`): a symbolic link (bar a root-owned
+one directly under `/`, as macOS's /var and /tmp), a directory owned by another user, or one
+others may write to (bar a root-owned sticky one such as /tmp) makes it unsafe. Then the file
+goes to the private fallback directory in $TMPDIR, or, when that cannot be had either, no tee
+file is written; either is said in one stderr line (once per directory and reason). The
+command's output and exit code are never touched by any of it.
 """
 import os
+import stat
 import time
 
 from ctxcrl import home
@@ -27,6 +38,13 @@ MAX_FILE_SIZE = 16 * 1024 * 1024
 #: The raw output of the last filtered run that dropped anything (`cc-filter raw`).
 LAST_NAME = "last.raw"
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
+#: How every tee file is opened: a new file only, never through a symbolic link.
+OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+_MAX_NAME_TRIES = 100
+
+
+class UnsafeDirectory(OSError):
+    """A tee directory others could steer or read (`unsafe_reason` says how)."""
 
 
 class TeePolicy:
@@ -85,8 +103,11 @@ def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
     `cut_bytes(raw, policy)` tells whether (and how much of) its middle was left out.
     When the tee directory cannot be written (an agent's sandbox), the file goes to the
     fallback directory in $TMPDIR instead, which is said once on stderr."""
+    unsafe = None
     try:
         return _write_in(_private_dir(policy.dir()), raw, argv, policy)
+    except UnsafeDirectory as exc:
+        unsafe = exc
     except OSError as exc:
         if exc.errno not in NOT_WRITABLE:
             return None
@@ -95,12 +116,39 @@ def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
     try:
         fallback = home.fallback_dir()
         if fallback is None:
+            if unsafe is not None:
+                _say_unsafe(policy.dir(), str(unsafe), None)
             return None
         path = _write_in(_private_dir(os.path.join(fallback, "tee")), raw, argv, policy)
-        home.announce_fallback(fallback)
+        if unsafe is not None:
+            _say_unsafe(policy.dir(), str(unsafe), fallback)
+        else:
+            home.announce_fallback(fallback)
         return path
     except Exception:
+        if unsafe is not None:
+            _say_unsafe(policy.dir(), str(unsafe), None)
         return None
+
+
+def _say_unsafe(directory: str, reason: str, fallback: str | None) -> None:
+    """One stderr line, once per unsafe directory and reason (a marker in the fallback
+    directory remembers it; without one, the line comes every time: still one line)."""
+    where = (f"tee files go to {fallback}/tee instead" if fallback
+             else "no tee file is written")
+    line = f"ctxcrl: not using tee directory {home.short_path(directory)}: {reason}; {where}\n"
+    if fallback:
+        import zlib
+
+        marker = os.path.join(fallback, f".unsafe-{zlib.crc32(line.encode()):08x}")
+        try:
+            os.close(os.open(marker, OPEN_FLAGS, 0o600))
+        except OSError:
+            return
+    try:
+        os.write(2, line.encode())
+    except OSError:
+        pass
 
 
 def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
@@ -109,10 +157,12 @@ def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
     n = 1
     while True:
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(path, OPEN_FLAGS, 0o600)
             break
         except FileExistsError:
             n += 1
+            if n > _MAX_NAME_TRIES:
+                raise
             path = os.path.join(directory, f"{stem}~{n}.log")
     try:
         _write_bounded(fd, raw, policy.max_file_size)
@@ -145,7 +195,11 @@ def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None
                     os.unlink(part)
                 except OSError:
                     pass
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            fd = os.open(part, OPEN_FLAGS, 0o600)
+        except FileExistsError:  # left by a killed run of the same pid, or planted: not ours
+            os.unlink(part)  # unlinks a symlink itself, never its target
+            fd = os.open(part, OPEN_FLAGS, 0o600)
         try:
             _write_bounded(fd, raw, policy.max_file_size)
         except BaseException:
@@ -170,16 +224,59 @@ def cut_bytes(raw, policy: TeePolicy) -> int:
 
 
 def _private_dir(directory: str) -> str:
-    """Create the tee directory 0700, or tighten our own existing one to 0700 — but never a
-    shared sticky directory such as /tmp that CTXCRL_TEE_DIR might name."""
+    """Create the tee directory 0700, or tighten our own existing one to 0700, then check its
+    whole path (`unsafe_reason`); raises UnsafeDirectory when others could steer it."""
+    directory = os.path.abspath(directory)
     home.ensure_private_dir(directory)
     try:
-        st = os.stat(directory)
-        if st.st_uid == os.getuid() and not st.st_mode & 0o1000 and st.st_mode & 0o077:
-            os.chmod(directory, 0o700)
-    except OSError:
+        st = os.lstat(directory)
+        if (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+                and not st.st_mode & stat.S_ISVTX and st.st_mode & 0o077):
+            os.chmod(directory, 0o700, follow_symlinks=False)
+    except (OSError, NotImplementedError):
         pass
+    reason = unsafe_reason(directory)
+    if reason is not None:
+        raise UnsafeDirectory(reason)
     return directory
+
+
+def unsafe_reason(directory: str) -> str | None:
+    """Why `directory` is no place for tee files, or None. Every component is looked at with
+    lstat, from `/` down, following no link: each must be a directory owned by us or root,
+    not writable by others — a root-owned sticky one (/tmp) and a group-writable one of our
+    own primary group (the user-private-group convention) excepted — and the directory
+    itself must be ours and open to nobody else. A symbolic link is refused, except a
+    root-owned one directly under `/` (macOS's /var, /tmp), which is followed."""
+    uid = os.getuid()
+    current = "/"
+    parts = [p for p in os.path.abspath(directory).split(os.sep) if p]
+    for depth, name in enumerate(parts):
+        path = os.path.join(current, name)
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            return f"{path}: {exc.strerror}"
+        if stat.S_ISLNK(st.st_mode):
+            if depth == 0 and st.st_uid == 0:
+                current = os.path.realpath(path)
+                continue
+            return f"{path} is a symbolic link"
+        if not stat.S_ISDIR(st.st_mode):
+            return f"{path} is not a directory"
+        if st.st_uid not in (uid, 0):
+            return f"{path} belongs to another user (uid {st.st_uid})"
+        last = depth == len(parts) - 1
+        if last and st.st_uid != uid:
+            return f"{path} is not ours (uid {st.st_uid})"
+        others_write = st.st_mode & 0o002
+        group_write = st.st_mode & 0o020 and st.st_gid != os.getgid()
+        if last and st.st_mode & 0o077:
+            return f"{path} is open to others (mode {stat.S_IMODE(st.st_mode):04o})"
+        if (others_write or group_write) and not (st.st_mode & stat.S_ISVTX and st.st_uid == 0):
+            return f"{path} is writable by others (mode {stat.S_IMODE(st.st_mode):04o})"
+        current = path
+    return None
 
 
 def _write_bounded(fd: int, raw, limit: int) -> None:

@@ -71,6 +71,11 @@ def check_script(agent: str, manifest: Manifest, finding: Finding) -> None:
 def _check_version(version, finding: Finding, path: str) -> None:
     if version is None:
         finding.warn(f"{_short(path)} has no ctxcrl-hook-version line")
+    elif version < hook_script.PINNED_ENV_VERSION:
+        finding.fail(f"{_short(path)} is hook version {version}: it lets the agent's "
+                     "environment (a project's settings) choose CTXCRL_HOME and "
+                     "CTXCRL_FILTER_BIN; run cc-hook init --agent "
+                     f"{finding.install.get('agent')} again")
     elif version < hook_script.HOOK_VERSION:
         finding.warn(f"{_short(path)} is hook version {version}, older than these tools' "
                      f"{hook_script.HOOK_VERSION}: run cc-hook init --agent "

@@ -1,7 +1,7 @@
 """End to end, per agent: `cc-hook init` into a throwaway HOME, then the installed hook runs as
 the agent runs it (`sh -c <registered command>` in the project, event on stdin, a bare PATH)
 with real-shaped events, through the real cc-gate and cc-rewrite. The answers are checked
-exactly against DESIGN §8, then the rewritten commands run in bash."""
+exactly against ARCHITECTURE §8, then the rewritten commands run in bash."""
 import json
 import os
 import subprocess
@@ -159,7 +159,7 @@ def tool_input(agent, shape, command):
 
 
 def expected_answer(agent, shape, command, decision, reason, rewritten, mode="default"):
-    """DESIGN §8, restated independently of the encoder."""
+    """ARCHITECTURE §8, restated independently of the encoder."""
     if decision == "deny":
         text = f"{PREFIX}: {reason}"
         if agent == "cursor":
@@ -360,7 +360,7 @@ def test_cc_hook_test_run_shows_what_the_model_receives(installs, command, first
 
 def test_done_check_claude_fresh_home(tmp_path):
     """`cc-hook init --agent claude` in a fresh HOME: a PreToolUse event for
-    `git status && pytest -q` gets the answer DESIGN §5 and §8 specify."""
+    `git status && pytest -q` gets the answer ARCHITECTURE §5 and §8 specify."""
     home, project = tmp_path / "home", make_project(tmp_path / "project")
     home.mkdir()
     env = {"HOME": str(home), "CTXCRL_HOME": str(tmp_path / "ctxcrl"), "PATH": BARE_PATH}

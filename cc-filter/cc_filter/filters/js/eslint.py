@@ -13,18 +13,14 @@ Tested with eslint 10.15 (stylish has had this shape since eslint 1).
 from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
 from cc_filter.lines import omitted, strip_ansi
+from cc_filter.options import asks_other_format
 
 _SEVERITIES = ("error", "warning")
 _BANNER = ("Oops! Something went wrong! :(", "ESLint: ")
 
 
 def _user_format(argv: list[str]) -> bool:
-    for i, word in enumerate(argv):
-        if word in ("-f", "--format") and i + 1 < len(argv):
-            return argv[i + 1] != "stylish"
-        if word.startswith("--format=") and word != "--format=stylish":
-            return True
-    return False
+    return asks_other_format(argv, "-f", "--format", ("stylish",))
 
 
 def parse_stylish(line: str):
