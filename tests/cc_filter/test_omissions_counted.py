@@ -277,10 +277,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # test_b`); a -v `path::test SKIPPED (why) [ 5%]` line becomes `SKIPPED path::test (why)`,
     # a -v `path::test FAILED [ 33%]` line is the test's `FAILED path::test` header (looked for
     # as its id)
-    "pytest": ((r"^_{3,} ERROR collecting (\S+) _{3,}$", r"\1"),
-               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _{3,}$",
+    "pytest": ((r"^_+ ERROR collecting (\S+) _+$", r"\1"),
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _+$",
                 r"::\1::\2"),
-               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?(.+?) _{3,}$", r"::\1"),
+               # (one `_` each side: a test id longer than the line)
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?(?!_)(.+?) _+$", r"::\1"),
                (r"^((?:FAILED|ERROR) \S+) - .*$", r"\1"),
                (r"^> ", ""),
                (r"^(?:/\S*/)?(\S+?:\d+): (?:assert\b.*|in \S+|[\w.]+|(?![\w.]*Warning: )[\w.]+: .*)$",
