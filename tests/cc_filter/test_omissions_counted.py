@@ -62,7 +62,9 @@ _GIT_DIFF_RESHAPED = (
 # becomes the commit's line `<hash7> (refs) <day> <author>: <subject>`; `Merge: a b` its
 # `(merge a b)`; the `N files changed, …` line its `[N files, +X -Y]`
 _GIT_LOG_RESTATED = (r"Merge: ", r"\d+ files? changed, ")
-_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),)
+_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),
+                     # a --stat line without its `++--` bar: `src/app.py | 4`
+                     (r"^(.* \| \d+) [+-]+$", r"\1"))
 #: filter → regexes (matched at the start of a raw line) of the lines the filter states in
 #: other words instead of dropping them
 RESTATED: dict[str, tuple[str, ...]] = {
