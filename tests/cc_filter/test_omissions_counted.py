@@ -204,11 +204,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "gh": ((r"^(?:\S[^\t]*? )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?", ""),),
     # js
     # eslint joins each file header (`/abs/dir/src/a.js`, shown relative) onto its findings
-    # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (errors unlabelled,
-    # `warning: `), its message and rule as `msg (rule)`, or `(rule, as above)` when the same
+    # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (under an `errors:` /
+    # `warnings:` heading when both come, else errors unlabelled, `warning: `), its message and rule as `msg (rule)`, or `(rule, as above)` when the same
     # message and rule were shown before
-    "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) warning .*$", r":\1 warning: "),
-               (r"^(\d+:\d+) error .*$", r":\1 ")),
+    "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) (?:warning|error) .*$", r":\1 ")),
     # jest joins a failure's `> 6 | code` line and its first project frame `at … (path:6:26)`
     # into `path:6:26: code`
     "jest": ((r"^> \d+ \| ", ""), (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1")),
