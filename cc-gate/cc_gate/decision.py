@@ -169,6 +169,10 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
             spellings[core] = None
         if seg.key:
             spellings[seg.key] = None
+        if "{" in command[seg.start:seg.end]:
+            expanded = _brace_expanded(command, tokens, seg, analysis)
+            if expanded is not None:
+                inner.append(expanded)  # `git pu{sh,}` runs `git push pu`
         if argv:
             _argv_spellings(argv, spellings, inner, analysis)
             if _is_dynamic(argv[0]):
@@ -195,6 +199,48 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
         for text in inner[:64]:
             if text.strip():
                 _analyse(text, depth + 1, analysis, prefixes, top=False)
+
+
+def _brace_expanded(command: str, tokens, seg, analysis: _Analysis):
+    """The segment's text with every word brace-expanded as bash does it (cc_lex.braces), or
+    None when no word changes. Assignments before the command are not expanded (bash does
+    not); an expansion too large to check is never auto-allowed."""
+    from cc_lex.braces import TooLarge, expand
+    from cc_lex.words import word_at
+    from cc_peel.layers import is_assignment
+
+    pieces = []
+    pos = seg.start
+    leading = True
+    k, n = 0, len(tokens)
+    while k < n and tokens[k].start < seg.start:
+        k += 1
+    while k < n and tokens[k].start < seg.end:
+        tok = tokens[k]
+        if tok.kind != "word" and not (tok.kind == "substitution" and tok.pair > k):
+            k += 1
+            continue
+        word = word_at(tokens, k, command)
+        k = word.last + 1
+        raw = command[word.start:word.end]
+        if leading and is_assignment(raw):
+            continue
+        leading = False
+        if "{" not in raw:
+            continue
+        try:
+            words = expand(raw)
+        except TooLarge:
+            analysis.flag(f"a brace expansion too large to check ({raw}) is never auto-allowed")
+            return None
+        if words != [raw]:
+            pieces.append(command[pos:word.start])
+            pieces.append(" ".join(words))
+            pos = word.end
+    if not pieces:
+        return None
+    pieces.append(command[pos:seg.end])
+    return "".join(pieces)
 
 
 def _lex_message(exc) -> str:
@@ -257,6 +303,9 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
         program = _base(argv[0])
         if program != argv[0]:
             spellings[" ".join([program] + argv[1:])] = None
+        if program.startswith("git-") and len(program) > 4:
+            # git's exec path: `/usr/lib/git-core/git-push`, `PATH=… git-push` run `git push`
+            queue.append(["git", program[4:]] + argv[1:])
         try:
             key = key_of(argv)
         except Exception:  # a peel bug must not open a hole: the other spellings still count
@@ -428,8 +477,7 @@ def _collect_values(tokens, segments, analysis: _Analysis) -> None:
             name = tokens[pos + 1].text
             j = pos + 3
             while j < len(tokens) and tokens[j].kind == "word" and tokens[j].text != "do":
-                values.setdefault(name, set()).add(getattr(tokens[j], "value", tokens[j].text)
-                                                   or tokens[j].text)
+                values.setdefault(name, set()).update(_loop_words(tokens[j]))
                 j += 1
             values.setdefault(name, set())
         if "${" not in tok.text:
@@ -441,6 +489,21 @@ def _collect_values(tokens, segments, analysis: _Analysis) -> None:
         if seg.env_vars and not seg.argv:
             for name, value in seg.env_vars:
                 values.setdefault(name, set()).add(value)
+
+
+def _loop_words(tok) -> list:
+    """The words a `for` list word stands for: its value, or its brace expansion."""
+    value = getattr(tok, "value", tok.text) or tok.text
+    if "{" not in tok.text:
+        return [value]
+    from cc_lex.braces import TooLarge, expand
+    from cc_lex.words import split_words
+
+    try:
+        words = [w for raw in expand(tok.text, _MAX_VALUES) for w in split_words(raw)]
+    except (TooLarge, LexError):
+        return [value]
+    return [value] + words
 
 
 def _expanded_argvs(argv: list, analysis: _Analysis) -> list:
