@@ -19,7 +19,8 @@ from cc_gate.agents import claude, codex
 from cc_gate.rules import ALLOW, DENY, RuleSet
 
 HERE = os.path.dirname(__file__)
-CLASSES = ("braces", "braces_rm", "braces_curl", "exec_path")
+CLASSES = ("braces", "braces_rm", "braces_curl", "exec_path", "env_split", "launchers",
+           "shell_fed")
 CASES = []
 for name in CLASSES:
     denied, spellings = read_corpus(os.path.join(HERE, "attacks", name + ".txt"))
