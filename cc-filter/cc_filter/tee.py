@@ -262,7 +262,13 @@ def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None
     if not policy.enabled or policy.mode == "never" or len(raw) == 0:
         return None
     try:
-        directory = _private_dir(policy.dir())
+        try:
+            directory = _private_dir(policy.dir())
+        except UnsafeDirectory:  # as tee files: the private fallback, or nothing
+            fallback = home.fallback_dir()
+            if fallback is None:
+                return None
+            directory = _private_dir(os.path.join(fallback, "tee"))
         path = os.path.join(directory, LAST_NAME)
         part = f"{path}.{os.getpid()}"
         if same_as is not None:
@@ -294,7 +300,13 @@ def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None
 
 
 def last_path(policy: TeePolicy | None = None) -> str:
-    return os.path.join((policy or TeePolicy()).dir(), LAST_NAME)
+    """Where `cc-filter raw` reads the last raw output: never from a tee directory others
+    could have written to (what it holds would be theirs), but from the private fallback."""
+    directory = (policy or TeePolicy()).dir()
+    if os.path.lexists(directory) and unsafe_reason(directory) is not None:
+        fallback = home.fallback_dir(create=False)
+        directory = os.path.join(fallback or "/nonexistent", "tee")
+    return os.path.join(directory, LAST_NAME)
 
 
 def cut_bytes(raw, policy: TeePolicy) -> int:
