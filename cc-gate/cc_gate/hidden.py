@@ -457,6 +457,9 @@ def _git(argv: list, analysis) -> list:
         if value.startswith("!"):
             _judge(analysis, value[1:], f"git alias {sub}")
             continue
+        if "$" in value or "`" in value:
+            analysis.flag(f"git alias {sub} is only known when it runs ({value}): "
+                          "never auto-allowed")
         words = _split(value)
         if words is None:
             analysis.flag(f"git alias {sub} ({value}) cannot be read: never auto-allowed")

@@ -50,6 +50,7 @@ def _logger(log: str, *fixed: str) -> str:
             f'printf \'%s\\0\' {words} "$@" > "$f"\n')
 
 _TEMPLATE: dict = {}
+_LOCK = threading.Lock()
 
 
 def available() -> bool:
@@ -70,10 +71,18 @@ def _base_env(root: str) -> dict:
 
 def _template() -> str:
     """The repository and its remote, built once per process and copied for each run."""
-    found = _TEMPLATE.get("dir")
-    if found is not None:
+    with _LOCK:
+        found = _TEMPLATE.get("dir")
+        if found is None:
+            found = _build_template()
         return found
+
+
+def _build_template() -> str:
+    import atexit
+
     root = tempfile.mkdtemp(prefix="bash-oracle-template-")
+    atexit.register(shutil.rmtree, root, True)
     env = _base_env(root)
     os.makedirs(env["HOME"])
     repo = os.path.join(root, "repo")
@@ -92,8 +101,8 @@ def _template() -> str:
     for name in os.listdir(real_core):
         if name != "git":
             os.symlink(os.path.join(real_core, name), os.path.join(core, name))
-    _TEMPLATE["dir"] = root
     _TEMPLATE["git"] = os.path.join(real_core, "git")
+    _TEMPLATE["dir"] = root
     return root
 
 
