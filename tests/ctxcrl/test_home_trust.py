@@ -147,3 +147,12 @@ def test_settings_variables_into_the_project_allow_nothing(project, monkeypatch)
         assert var in load_rules("codex", str(project)).doubt
         monkeypatch.delenv(var)
         monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(fake))
+
+
+def test_a_config_file_others_can_write_is_not_read(project, ctxcrl_home, capfd):
+    _gate_config(ctxcrl_home)
+    assert config.section("gate")["allow"] == ["Bash(*)"]
+    os.chmod(ctxcrl_home / "config.toml", 0o666)
+    config._loaded = None
+    assert config.section("gate")["allow"] == []
+    assert "is not yours alone" in capfd.readouterr().err
