@@ -156,3 +156,20 @@ def test_a_config_file_others_can_write_is_not_read(project, ctxcrl_home, capfd)
     config._loaded = None
     assert config.section("gate")["allow"] == []
     assert "is not yours alone" in capfd.readouterr().err
+
+
+def test_a_user_filters_folder_others_can_write_is_skipped(project, ctxcrl_home, capfd):
+    from cc_filter import catalogue
+
+    folder = ctxcrl_home / "filters"
+    folder.mkdir()
+    (folder / "mine.toml").write_text('schema_version = 1\n[filter]\nname = "mine"\n'
+                                      'match_command = "^mytool"\n')
+    catalogue.reset()
+    assert catalogue.lookup("mytool", fallback=False).name == "mine"
+    folder.chmod(0o777)
+    catalogue.reset()
+    assert catalogue.lookup("mytool", fallback=False) is None
+    assert "can be written by other users" in capfd.readouterr().err
+    folder.chmod(0o700)
+    catalogue.reset()
