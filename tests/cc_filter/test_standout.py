@@ -3,9 +3,11 @@ from cc_filter import standout
 from cc_filter.standout import Standout, looks_like_log, shape, telling
 
 
-def test_shape_drops_digits_ids_and_values():
-    assert shape("2026-05-01T10:00:01Z DEBUG done trace=ab12 took=5ms") == "DEBUG done trace= took="
+def test_a_shape_drops_digits_and_hex_ids():
+    assert shape("2026-05-01T10:00:01Z DEBUG done trace=ab12 took=5ms") == \
+        shape("2026-05-02T11:59:31Z DEBUG done trace=4be1c6 took=512ms")
     assert shape("12:00:01 INFO GET /a 200 512") == shape("12:09:59 INFO GET /a 200 77")
+    assert shape("10:00:01 INFO GET /a") != shape("10:00:01 WARN GET /a")
 
 
 def test_telling_words_and_statuses():
@@ -41,3 +43,17 @@ def test_when_most_lines_tell_none_does_and_many_rare_lines_are_not_rare():
     distinct = [f"word{chr(97 + n % 26)}{chr(97 + n // 26 % 26)} happened" for n in range(300)]
     assert len({shape(line) for line in distinct}) > standout.RARE_LIMIT
     assert _run(distinct, neighbours=0) == []
+
+
+def test_blocks_pick_what_lines_one_by_one_pick():
+    lines = [f"10:00:{n % 60:02d} INFO step {n} ok" for n in range(1, 401)]
+    lines[99] = "10:01:40 ERROR step 100 failed"
+    lines[100] = "10:01:41 WARN step 101 retried"
+    lines[299] = "10:05:00 INFO cache rebuilt from snapshot"
+    lines[300] = "10:05:01 ERROR disk full"
+    one = _run(lines, limit=5, neighbours=1)
+    for size in (1, 2, 7, 100, 400):
+        picker = Standout(limit=5, neighbours=1)
+        for start in range(0, len(lines), size):
+            picker.add_block(start + 1, lines[start:start + size])
+        assert picker.picks() == one, size

@@ -127,9 +127,9 @@ class Read(Filter):
             self._sample = []
         if not self.log:
             return
-        add = self.standout.add
-        for i in range(max(HEAD + 1 - first, 0), len(lines)):
-            add(first + i, lines[i])
+        skip = max(HEAD + 1 - first, 0)
+        if skip < len(lines):
+            self.standout.add_block(first + skip, lines[skip:] if skip else lines)
 
     def _cut(self, line: str) -> str:
         if len(line) <= LINE_LIMIT:
