@@ -137,12 +137,19 @@ class Standout:
         counts[key] = 1
         self.first[key] = (index, payload)
 
-    def add_block(self, first: int, lines: list) -> None:
-        """`add` of lines[0] as index `first`, lines[1] as `first`+1 …, at C speed: one regex
-        pass for the telling lines, three for the shapes."""
+    def add_block(self, first: int, lines: list, payloads: list | None = None) -> None:
+        """`add` of lines[0] as index `first`, lines[1] as `first`+1 … (payloads[i] for each,
+        default the lines), at C speed: `str.find` for the telling words, one `translate`
+        for the shapes."""
         if not lines:
             return
-        text = "\n".join(lines)
+        if payloads is not None:
+            self._add_block(first, lines, payloads)
+            return
+        self._add_block(first, lines, lines)
+
+    def _add_block(self, first: int, texts: list, lines: list) -> None:
+        text = "\n".join(texts)
         self.count += len(lines)
         after = self._after
         for i in range(min(after, len(lines))):
@@ -156,7 +163,7 @@ class Standout:
             if line_no == last:
                 continue
             last = line_no
-            if TELLING.search(lines[line_no]) is None:
+            if TELLING.search(texts[line_no]) is None:
                 continue
             start = max(0, line_no - self.neighbours)
             recent = before + [(first + j, lines[j]) for j in range(start, line_no)]

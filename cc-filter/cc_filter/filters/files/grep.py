@@ -33,6 +33,7 @@ HOLD_PER_FILE = 400
 HOLD_TOTAL = 20_000
 STANDOUT_LIMIT = 100  # telling matches remembered for the map (30 in the cut mode)
 FILE_LIMIT = 300
+_BLOCK = 2048  # lines handed to the standout picker at once
 ERROR_LIMIT = 50
 LINE_LIMIT = 200
 WINDOW_BEFORE = 60
@@ -189,6 +190,8 @@ class Grep(Filter):
         self.all_chars = 0  # of the whole grouped answer
         self.standout = Standout(STANDOUT_LIMIT if self.args.mode == "group" else 30,
                                  neighbours=0)
+        self._pending: tuple = ([], [])  # lines (and payloads) not yet handed to it
+        self._pending_first = 0
 
     def _prefix(self, line: str) -> tuple[str, str]:
         """(`path:12:` or `12:`, the rest) — kept whole when a long line is cut."""
@@ -228,10 +231,26 @@ class Grep(Filter):
             return None
         return line[:colon], "", line[colon + 1:]
 
+    def _later(self, index: int, text: str, payload) -> None:
+        """Hand a line to the standout picker, in blocks (its fast path)."""
+        pending = self._pending
+        if not pending[0]:
+            self._pending_first = index
+        pending[0].append(text)
+        pending[1].append(payload)
+        if len(pending[0]) >= _BLOCK:
+            self._flush()
+
+    def _flush(self) -> None:
+        texts, payloads = self._pending
+        if texts:
+            self.standout.add_block(self._pending_first, texts, payloads)
+            self._pending = ([], [])
+
     def _cut_mode(self, line: str):
         if self.over:
             self.cut_hidden += 1
-            self.standout.add(self.cut_hidden, line)
+            self._later(self.cut_hidden, line, line)
             return []
         prefix, text = self._prefix(line)
         text, cut = cut_line(text, self.args.pattern, self.args.ignore_case)
@@ -270,20 +289,25 @@ class Grep(Filter):
             self.chars += len(path) + 2
         entry[1] += 1
         text = text.rstrip()
-        shown_text, cut = cut_line(text, args.pattern, args.ignore_case)
-        self.dropped = self.dropped or cut
-        shown = f"{number}: {shown_text}" if number else shown_text
-        self.chars += len(shown) + 3
-        if self.chars > CHAR_BUDGET:
-            self.over = True
-        match = (self.total, shown, cut)
-        self.standout.add(self.total, text, (path, match))
         if len(entry[0]) < HOLD_PER_FILE and self.held < HOLD_TOTAL:
+            match = self._match(number, text)
             entry[0].append(match)
             self.held += 1
-        else:
-            self.over = True  # not all held: the answer must be the counted map
+            self.chars += len(match[1]) + 3
+        else:  # not all held: the answer must be the counted map
+            self.over = True
+            self.chars += min(len(text), LINE_LIMIT) + len(number) + 5
+        if self.chars > CHAR_BUDGET:
+            self.over = True
+        self._later(self.total, text, (path, number, text, self.total))
         return []
+
+    def _match(self, number: str, text: str, seq: int | None = None) -> tuple:
+        """(its place among the matches, `12: text` with a long text cut, cut or not)."""
+        shown, cut = cut_line(text, self.args.pattern, self.args.ignore_case)
+        self.dropped = self.dropped or cut
+        return (self.total if seq is None else seq,
+                f"{number}: {shown}" if number else shown, cut)
 
     def _map(self) -> list[str]:
         """Past the budget: per file its count, then as many matches as fill the budget —
@@ -309,8 +333,8 @@ class Grep(Filter):
             used += cost
             return True
 
-        for _, (path, match) in self.standout.picks():
-            if path in chosen and not take(path, match):
+        for _, (path, number, text, seq) in self.standout.picks():
+            if path in chosen and not take(path, self._match(number, text, seq)):
                 break
         held = [(path, entry[0]) for path, entry in self.files.items()]
         depth, full = 0, False
@@ -352,6 +376,7 @@ class Grep(Filter):
         return out
 
     def finish(self, exit_code):
+        self._flush()
         if self.args.mode == "cut":
             out = []
             if self.cut_hidden:
