@@ -174,6 +174,10 @@ def test(agent: str, command: str, cwd: str | None = None,
         outcome = outcome_of(agent, hook.answer, command, after)
         label = home.short_path(hook_command)
     report.say(f"{NAMES.get(agent, agent)} {outcome.words()}")
+    from .coverage import after_approval
+
+    for line in after_approval(agent, command, cwd, outcome):
+        report.say(line)
     report.say("")
     report.say(f"  hook     {label} ({where}), exit {hook.exit_code}, {hook.elapsed_ms:.0f} ms")
     report.say(f"  answer   {hook.answer.strip() or '(none)'}")

@@ -62,7 +62,9 @@ _GIT_DIFF_RESHAPED = (
 # becomes the commit's line `<hash7> (refs) <day> <author>: <subject>`; `Merge: a b` its
 # `(merge a b)`; the `N files changed, …` line its `[N files, +X -Y]`
 _GIT_LOG_RESTATED = (r"Merge: ", r"\d+ files? changed, ")
-_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),)
+_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),
+                     # a --stat line without its `++--` bar: `src/app.py | 4`
+                     (r"^(.* \| \d+) [+-]+$", r"\1"))
 #: filter → regexes (matched at the start of a raw line) of the lines the filter states in
 #: other words instead of dropping them
 RESTATED: dict[str, tuple[str, ...]] = {
@@ -203,11 +205,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "gh": ((r"^(?:\S[^\t]*? )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?", ""),),
     # js
     # eslint joins each file header (`/abs/dir/src/a.js`, shown relative) onto its findings
-    # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (errors unlabelled,
-    # `warning: `), its message and rule as `msg (rule)`, or `(rule, as above)` when the same
+    # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (under an `errors:` /
+    # `warnings:` heading when both come, else errors unlabelled, `warning: `), its message and rule as `msg (rule)`, or `(rule, as above)` when the same
     # message and rule were shown before
-    "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) warning .*$", r":\1 warning: "),
-               (r"^(\d+:\d+) error .*$", r":\1 ")),
+    "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) (?:warning|error) .*$", r":\1 ")),
     # jest joins a failure's `> 6 | code` line and its first project frame `at … (path:6:26)`
     # into `path:6:26: code`
     "jest": ((r"^> \d+ \| ", ""), (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1")),
@@ -278,10 +279,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # test_b`); a -v `path::test SKIPPED (why) [ 5%]` line becomes `SKIPPED path::test (why)`,
     # a -v `path::test FAILED [ 33%]` line is the test's `FAILED path::test` header (looked for
     # as its id)
-    "pytest": ((r"^_{3,} ERROR collecting (\S+) _{3,}$", r"\1"),
-               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _{3,}$",
+    "pytest": ((r"^_+ ERROR collecting (\S+) _+$", r"\1"),
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _+$",
                 r"::\1::\2"),
-               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?(.+?) _{3,}$", r"::\1"),
+               # (one `_` each side: a test id longer than the line)
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?(?!_)(.+?) _+$", r"::\1"),
                (r"^((?:FAILED|ERROR) \S+) - .*$", r"\1"),
                (r"^> ", ""),
                (r"^(?:/\S*/)?(\S+?:\d+): (?:assert\b.*|in \S+|[\w.]+|(?![\w.]*Warning: )[\w.]+: .*)$",

@@ -2,7 +2,8 @@
 
 The default "stylish" output pads columns (`   2:10  error    'get' is defined but never used
 no-unused-vars`). The filter keeps every finding's file, `line:col`, rule and message through
-`Findings` (errors unlabelled, warnings named, one line per repeated message in a file, a
+`Findings` (a run with both errors and warnings lists each under an `errors:` / `warnings:`
+heading; one of them alone: warnings named, errors unlabelled; one line per repeated message in a file, a
 message already printed for a rule not repeated), plus the `✖ N problems (…)` summary and its
 fixable line. eslint's crash banner (`Oops! Something went wrong! :(`, the version line) goes,
 counted at the end (`... (2 crash banner lines omitted)`); the error text under it stays. Paths under the working directory are shown relative to it.
@@ -78,4 +79,5 @@ class Eslint(Filter):
         if self.passthrough:
             return ()
         banner = [omitted(self.banner, "crash banner lines")] if self.banner else []
-        return self.findings.render() + self.tail + banner
+        # errors and warnings mixed: each under its heading, so an error is named as one
+        return self.findings.render(headings=True) + self.tail + banner
