@@ -161,7 +161,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
 RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # files
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
-    "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
+    # (a single file's `N:text`, whose text may hold `13:55:31`, is shown as printed)
+    "grep": ((r"^(?!\d+:).+?:(\d+):\s*(?=\S)", r"\1: "), (r"^(?!\d+:).+?:(\d+):$", r"\1:"),
              (r"^(?!\d+:)[^:]+:\s*", "")),
     # diff drops, by design (its docstring says so), the modification time of a `---`/`+++`
     # (unified) or `***`/`---` (context) file header line: the line is looked for as its path
