@@ -308,10 +308,13 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # panicked at src/lib.rs:10:9:` when the panic opens it): a `test tests::x ... FAILED` /
     # `tests::x --- FAILED` line is looked for as the name, the section header as `---- tests::x`,
     # the panic line as its `panicked at src/lib.rs:10:9:` (the thread is the test the section
-    # names, its id dropped)
+    # names, its id dropped); a backtrace frame (`5: crate::tests::x` + `at ./src/lib.rs:9:5`)
+    # becomes one line, `at ledger-money/src/lib.rs:9:5 (crate::tests::x)`: its function is
+    # looked for in parentheses, its place as the end of the path relative to the run
     "cargo-test": ((r"^test (\S+)(?: - should panic)? \.\.\. FAILED$", r"\1"),
                    (r"^(\S+) --- FAILED$", r"\1"), (r"^(---- \S+) (?:stdout|stderr) ----$", r"\1"),
-                   (r"^thread '[^']+'(?: \(\d+\))? (?=panicked at )", "")),
+                   (r"^thread '[^']+'(?: \(\d+\))? (?=panicked at )", ""),
+                   (r"^\d+: (\S.*)$", r"(\1)"), (r"^at \./(\S+)$", r"\1")),
     # ctest re-lays out a failed test's `1/5 Test #1: mean ....***Failed 0.02 sec` as
     # `Failed: #1 mean` (the timing goes)
     "ctest": ((r"^\d+/\d+ Test #(\d+): (\S+) \.+ ?\*\*\*([A-Za-z][A-Za-z ()-]*[A-Za-z)]) "
