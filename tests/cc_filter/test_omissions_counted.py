@@ -215,7 +215,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "npm-test": ((r"^> \d+ \| ", ""), (r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),
                  (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1"),
                  (r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
-                 (r" // Object\.is equality$", "")),
+                 (r" // Object\.is equality$", ""),
+                 # a pretest's eslint: as for eslint
+                 (r"^/\S*/(?=[^/\s]+\.[cm]?[jt]sx?$)", ""), (r"^(\d+:\d+) (?:warning|error) .*$", r":\1 ")),
     # prettier lists each `[warn] path` (--check) and `path 12ms` (--write) as `  path` under
     # one heading (the timing goes)
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
