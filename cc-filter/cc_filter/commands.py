@@ -352,7 +352,17 @@ def raw(name: str | None = None) -> int:
                  + ("" if policy.enabled and policy.mode != "never" else
                     " ([tee] is turned off in config.toml)"))
         else:
-            _err(f"cc-filter: no kept output {name!r} (tee files: {home.short_path(policy.dir())})")
+            gone = (tee.expired(os.path.dirname(path), os.path.basename(path))
+                    or tee.expired(policy.dir(), os.path.basename(path)))
+            if gone is not None:
+                import time
+
+                when = time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(gone[0]))
+                _err(f"cc-filter: {name} expired on {when} ({gone[1]}); tee files are kept "
+                     "by [tee] max_age_days and max_total_size in config.toml")
+            else:
+                _err(f"cc-filter: no kept output {name!r} "
+                     f"(tee files: {home.short_path(policy.dir())})")
         return 1
     except OSError as exc:
         _err(f"cc-filter: cannot read {home.short_path(path)}: {exc.strerror}")

@@ -156,7 +156,10 @@ def _wait_writable(fd: int) -> None:
 
 def track(*, argv, key, filter_name, mode, exit_code, raw_chars, output_chars, started,
           tee_path=None) -> None:
-    """Append this run's spool record; never raises (ARCHITECTURE §6.2 rule 9)."""
+    """Append this run's spool record; never raises (ARCHITECTURE §6.2 rule 9). Not with
+    CTXCRL_NO_TRACKING set (`cc-hook test --run`: a trial, not one of the agent's runs)."""
+    if os.environ.get("CTXCRL_NO_TRACKING", "") not in ("", "0"):
+        return
     try:
         from ctxcrl import config, spool
 

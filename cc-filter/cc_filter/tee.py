@@ -5,8 +5,16 @@ failed with more than `[tee] min_size` bytes of output (mode "failures", the def
 "always" keeps every filtered run's raw output, "never" (or `enabled = false`) none. Files are
 0600 in a 0700 directory, named `<unix time>_<command words>.log`, each at most
 `max_file_size` bytes (default 16 MiB; the middle of a larger output is cut, head and tail
-kept, and both the file and the hint say so), and only the newest `max_files` are kept. The agent
-gets one last line: `[full output: ~/…/tee/<file>]`.
+kept, and both the file and the hint say so). The agent gets one last line:
+`[full output: ~/…/tee/<file>]`.
+
+Retention is by age and total size, not by count (`sweep`, after each new file): files older
+than `max_age_days` (default 7) go, then the oldest until all of them hold at most
+`max_total_size` bytes (default 500 MB; an integer of bytes, or "500MB", "2GiB" …); `max_files`
+(default 10000) is only a ceiling against a flood of tiny files. The file just written is never
+removed, so a hint always names a file that exists. Each removed name is recorded in
+`tee/expired.tsv` (name, when, why; the newest EXPIRED_KEEP names), so `cc-filter raw` on an
+expired hint says it expired and when, instead of "no such file".
 
 Besides, every filtered run that showed the agent less than its raw output leaves that raw
 output in `tee/last.raw` (replaced by the next such run, not rotated, same size bound), so
@@ -41,6 +49,14 @@ _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 #: How every tee file is opened: a new file only, never through a symbolic link.
 OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 _MAX_NAME_TRIES = 100
+MAX_AGE_DAYS = 7
+MAX_TOTAL_SIZE = 500 * 1000 * 1000
+MAX_FILES = 10000
+EXPIRED_NAME = "expired.tsv"
+#: Names kept in expired.tsv (a few hundred KB at most); older ones are forgotten.
+EXPIRED_KEEP = 2000
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000 ** 2, "mb": 1000 ** 2,
+          "mib": 1024 ** 2, "g": 1000 ** 3, "gb": 1000 ** 3, "gib": 1024 ** 3}
 
 
 class UnsafeDirectory(OSError):
@@ -50,15 +66,21 @@ class UnsafeDirectory(OSError):
 class TeePolicy:
     """The `[tee]` settings, validated once."""
 
-    __slots__ = ("enabled", "mode", "min_size", "max_files", "max_file_size", "directory")
+    __slots__ = ("enabled", "mode", "min_size", "max_files", "max_file_size", "max_age_days",
+                 "max_total_size", "directory")
 
-    def __init__(self, enabled=True, mode="failures", min_size=500, max_files=20,
-                 max_file_size=MAX_FILE_SIZE, directory=None):
+    def __init__(self, enabled=True, mode="failures", min_size=500, max_files=MAX_FILES,
+                 max_file_size=MAX_FILE_SIZE, max_age_days=MAX_AGE_DAYS,
+                 max_total_size=MAX_TOTAL_SIZE, directory=None):
         self.enabled = bool(enabled)
         self.mode = mode if mode in MODES else "failures"
         self.min_size = _int(min_size, 500)
-        self.max_files = max(1, _int(max_files, 20))
+        self.max_files = max(1, _int(max_files, MAX_FILES))
         self.max_file_size = max(1024, _int(max_file_size, MAX_FILE_SIZE))
+        age = max_age_days
+        ok_age = isinstance(age, (int, float)) and not isinstance(age, bool) and age > 0
+        self.max_age_days = age if ok_age else MAX_AGE_DAYS
+        self.max_total_size = max(1024, size_bytes(max_total_size, MAX_TOTAL_SIZE))
         self.directory = directory
 
     @classmethod
@@ -68,7 +90,8 @@ class TeePolicy:
 
             section = config.section("tee")
         return cls(**{k: section[k] for k in ("enabled", "mode", "min_size", "max_files",
-                                              "max_file_size") if k in section})
+                                              "max_file_size", "max_age_days",
+                                              "max_total_size") if k in section})
 
     def wants(self, *, dropped: bool, failed: bool, raw_size: int, changed: bool) -> bool:
         """Should this run's raw output be kept?"""
@@ -85,6 +108,20 @@ class TeePolicy:
 def _int(value, default: int) -> int:
     ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
     return value if ok else default
+
+
+def size_bytes(value, default: int) -> int:
+    """A size from config.toml: bytes as an integer, or a string such as "500MB", "2 GiB"."""
+    if isinstance(value, str):
+        text = value.strip().lower().replace(" ", "")
+        digits = text.rstrip("abcdefghijklmnopqrstuvwxyz")
+        unit = _UNITS.get(text[len(digits):])
+        try:
+            number = float(digits)
+        except ValueError:
+            return default
+        return int(number * unit) if unit and number >= 0 else default
+    return _int(value, default)
 
 
 def file_name(argv: list[str], now: float | None = None) -> str:
@@ -171,7 +208,7 @@ def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
         raise
     finally:
         os.close(fd)
-    rotate(directory, policy.max_files)
+    sweep(directory, policy, keep=os.path.basename(path))
     return path
 
 
@@ -299,22 +336,92 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def rotate(directory: str, max_files: int) -> None:
-    """Keep the newest `max_files` tee files (by mtime, then name)."""
+def sweep(directory: str, policy: TeePolicy, keep: str | None = None,
+          now: float | None = None) -> list[str]:
+    """Remove the tee files `policy` no longer keeps (by age, then total size, then the
+    count ceiling), oldest first, never `keep`; record each in expired.tsv. Returns the
+    names removed."""
+    now = time.time() if now is None else now
     entries = []
     with os.scandir(directory) as it:
         for entry in it:
             if entry.name.endswith(".log") and entry.is_file(follow_symlinks=False):
                 try:
-                    entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+                    st = entry.stat(follow_symlinks=False)
                 except OSError:
-                    pass
-    entries.sort(reverse=True)
-    for _, name in entries[max_files:]:
+                    continue
+                entries.append((st.st_mtime, entry.name, st.st_size))
+    entries.sort(reverse=True)  # newest first
+    oldest_kept = now - policy.max_age_days * 86400
+    total = 0
+    gone = []
+    for count, (mtime, name, size) in enumerate(entries, 1):
+        if name != keep:
+            reason = None
+            if mtime < oldest_kept:
+                reason = f"older than [tee] max_age_days = {policy.max_age_days}"
+            elif total + size > policy.max_total_size:
+                reason = f"over [tee] max_total_size = {policy.max_total_size} bytes"
+            elif count > policy.max_files:
+                reason = f"over [tee] max_files = {policy.max_files}"
+            if reason is not None:
+                try:
+                    os.unlink(os.path.join(directory, name))
+                except OSError:
+                    continue
+                gone.append((name, reason))
+                continue
+        total += size
+    if gone:
+        _record_expired(directory, gone, now)
+    return [name for name, _reason in gone]
+
+
+def _record_expired(directory: str, gone, now: float) -> None:
+    """Append `name<TAB>unix time<TAB>why` lines to expired.tsv; past EXPIRED_KEEP lines,
+    the older half is dropped (rewritten aside, then renamed)."""
+    path = os.path.join(directory, EXPIRED_NAME)
+    lines = "".join(f"{name}\t{int(now)}\t{reason}\n" for name, reason in gone).encode()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
         try:
-            os.unlink(os.path.join(directory, name))
-        except OSError:
-            pass
+            _write_all(fd, lines)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if size > EXPIRED_KEEP * 32:  # no line is shorter: it may hold over EXPIRED_KEEP
+            with open(path, "rb") as f:
+                kept = f.read().splitlines(keepends=True)
+            if len(kept) <= EXPIRED_KEEP:
+                return
+            kept = kept[-EXPIRED_KEEP // 2:]  # the newer half
+            part = f"{path}.{os.getpid()}"
+            fd = os.open(part, OPEN_FLAGS, 0o600)
+            try:
+                _write_all(fd, b"".join(kept))
+            finally:
+                os.close(fd)
+            os.replace(part, path)
+    except OSError:
+        pass  # a missing record only makes `cc-filter raw` less precise
+
+
+def expired(directory: str, name: str) -> tuple[float, str] | None:
+    """(when, why) the tee file `name` was removed, from expired.tsv; None if not recorded."""
+    try:
+        with open(os.path.join(directory, EXPIRED_NAME), "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        fields = line.split("\t")
+        if len(fields) == 3 and fields[0] == name:
+            try:
+                return float(fields[1]), fields[2]
+            except ValueError:
+                return None
+    return None
 
 
 def hint(path: str, cut: int = 0) -> str:

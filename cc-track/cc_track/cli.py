@@ -266,10 +266,20 @@ def cmd_learn(args, config, now) -> int:
                 _write(render_json(data) if fmt == "json" else learn.render_learn(data, _style()))
                 if not _confirm(f"Write this into {', '.join(home.short_path(p) for p, _o, _n in plans)}?"):
                     return EXIT_USAGE if not _interactive() else EXIT_OK
-                data.pop("planned")
+                data["written"] = learn.write_rules(project, agents, data["rules"])
+                for path in data["written"]:  # the rest was shown above the question
+                    _write(f"wrote the rules block into {home.short_path(path)}")
+                return EXIT_OK
             data["written"] = learn.write_rules(project, agents, data["rules"])
         elif args["--remove"]:
             data["removed"] = learn.remove_rules(project)
+    except learn.UntrustedHome as exc:
+        _warn(f"learn: contextcrawler's home cannot be trusted here ({exc}): --write and "
+              "--remove need it (the block's id is kept there); nothing changed")
+        return EXIT_ERROR
+    except learn.NotAFile as exc:
+        _warn(f"learn: {home.short_path(exc.path)} {exc.reason}: not touched, nothing changed")
+        return EXIT_ERROR
     except learn.BlockEdited as exc:
         _warn(f"learn: the contextcrawler block in {home.short_path(exc.path)} was edited since "
               "`cc-track learn --write` wrote it (its digest no longer matches): nothing "

@@ -7,7 +7,7 @@ and CORRECTION_SECONDS, by a similar call that succeeded. Each pair is classifie
 | class | the failed call | the fix |
 |---|---|---|
 | `missing-tool` | exit 127 / "command not found" | another program, sharing an argument |
-| `wrong-directory` | `cd DIR && …` and "No such file or directory" | the same command without that `cd` (or another) |
+| `wrong-directory` | `cd DIR && …` and "No such file or directory"; or a command failing in the root ("No rule to make target" …) | the same command without that `cd` (or another); or `cd DIR && …` with the same program |
 | `misspelled-subcommand` | same program, a subcommand a short edit away | the real subcommand |
 | `wrong-flag` | same program and subcommand, options differ | the options that work |
 | `wrong-argument` | same program and subcommand, operands differ | the operands that work |
@@ -35,6 +35,7 @@ an agent was steered into running, not text the user wrote:
 A filtered run (through `cc-filter`) re-run right after with `CTXCRL_DISABLED=1` means the
 filter got in the way: that becomes an `exclude_commands` suggestion for `[hooks]`.
 """
+import errno
 import hashlib
 import os
 import re
@@ -200,12 +201,15 @@ def _classify(failed, failed_parsed, fixed_parsed, q) -> dict | None:
                 "text": f"There is no `{q([cd_dir])}` directory here: run "
                         f"`{q(family(b).split())}` from "
                         + (f"`{q([fixed_dir])}`." if fixed_dir else "the project root.")}
-    if (fixed_dir is not None and fixed_dir != cd_dir and a[0] == b[0] and a != b
+    if (fixed_dir is not None and fixed_dir != cd_dir and a[0] == b[0]
             and failed.exit_code not in (None, 0, 127)
             and (fixed_dir in a[1:] or any(s in error for s in _NO_TARGET))):
+        text = (f"Run `{q(b)}` in `{q([fixed_dir])}` (`cd {q([fixed_dir])} && {q(b)}`): "
+                "it fails in the project root." if a == b else
+                f"`{q(a)}` fails here: run `{q(b)}` in `{q([fixed_dir])}` "
+                f"(`cd {q([fixed_dir])} && {q(b)}`).")
         return {"class": "wrong-directory", "key": (tuple(a), fixed_dir, tuple(b)),
-                "text": f"`{q(a)}` fails here: run `{q(b)}` in `{q([fixed_dir])}` "
-                        f"(`cd {q([fixed_dir])} && {q(b)}`)."}
+                "text": text}
     if failed.exit_code == 127 or "command not found" in error:
         if a[0] != b[0] and set(_operands(a)) & set(_operands(b)):
             return {"class": "missing-tool", "key": (a[0], b[0]),
@@ -351,11 +355,19 @@ class BlockEdited(Exception):
         self.path = path
 
 
+class UntrustedHome(Exception):
+    """The data directory holding the block id may be the project's (ctxcrl.home says why)."""
+
+
 def install_id(create: bool = True) -> str | None:
     """This install's random block id (`learn.id` in the ctxcrl data directory), made on
-    first use; None when there is none and `create` is false (or it cannot be made)."""
+    first use; None when there is none and `create` is false. Raises UntrustedHome when the
+    data directory is one the project could have chosen (the id would then be the project's)."""
     from ctxcrl import home
 
+    reason = home.untrusted_home()
+    if reason is not None:
+        raise UntrustedHome(reason)
     path = os.path.join(home.data_dir(), ID_FILE)
     try:
         with open(path, encoding="ascii") as f:
@@ -453,12 +465,39 @@ def _atomic_write(path: str, text: str | None) -> None:
         raise
 
 
+class NotAFile(Exception):
+    """An instruction file learn will not touch: a symbolic link or not a regular file (never
+    followed: a repository's `CLAUDE.md -> ~/.ssh/id_rsa` would copy the key into the
+    project), or not UTF-8 text (its bytes could not be given back as they were)."""
+
+    def __init__(self, path: str, reason: str = "is a symbolic link or not a regular file"):
+        super().__init__(path)
+        self.path = path
+        self.reason = reason
+
+
 def _read(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            return f.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotAFile(path) from None
+        raise
+    import stat
+
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(os.stat(path, follow_symlinks=False).st_mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", path)
+        raise NotAFile(path)
+    with os.fdopen(fd, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotAFile(path, "is not UTF-8 text") from None
 
 
 def without_block(text: str, block_id: str, path: str = "") -> str:

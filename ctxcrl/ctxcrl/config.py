@@ -26,8 +26,10 @@ DEFAULTS: dict = {
         "enabled": True,
         "mode": "failures",
         "min_size": 500,
-        "max_files": 20,
+        "max_files": 10000,  # a ceiling only: retention is by age and total size
         "max_file_size": 16 * 1024 * 1024,
+        "max_age_days": 7,
+        "max_total_size": 500 * 1000 * 1000,
     },
     "tracking": {"enabled": True, "retention_days": 90, "store_arguments": True},
     "gate": {"allow": [], "ask": [], "deny": []},

@@ -358,6 +358,24 @@ def test_cc_hook_test_run_shows_what_the_model_receives(installs, command, first
     assert done.stdout.startswith(first) and receives in done.stdout, done.stdout
 
 
+def test_cc_hook_test_run_is_not_tracked_as_a_real_run(installs):
+    """A trial through the installed hook runs the filtered command, but tracking keeps no
+    record of it: reports count the agent's runs only."""
+    install = installs("claude")
+    spool = os.path.join(install.env["CTXCRL_HOME"], "spool.jsonl")
+
+    def records():
+        return open(spool).read().count("\n") if os.path.exists(spool) else 0
+
+    before = records()
+    done = run([CC_HOOK, "test", "claude", "git status", "--run"], install.env, install.project)
+    assert done.returncode == 0 and "untracked:" in done.stdout, done.stdout + done.stderr
+    assert records() == before
+    direct = run([install.filter, "run", "git", "status"], install.env, install.project)
+    assert direct.returncode == 0
+    assert records() == before + 1  # the same run outside the trial is recorded
+
+
 def test_done_check_claude_fresh_home(tmp_path):
     """`cc-hook init --agent claude` in a fresh HOME: a PreToolUse event for
     `git status && pytest -q` gets the answer ARCHITECTURE §5 and §8 specify."""

@@ -83,6 +83,21 @@ def test_classify(failed, fixed, expected):
     assert (found and found["class"]) == expected
 
 
+def test_wrong_flag_and_wrong_directory_fixes_in_real_claude_sessions():
+    """Claude Code 2.1.197, two sessions (tests/fixtures/agent-history/claude-fixes/)."""
+    from agent_history import CLAUDE_FIXES
+
+    data = learn.build_learn(read_history(CLAUDE_FIXES, NO_CODEX))
+    assert {(p["failed"], p["exit_code"], p["fixed"]) for p in data["pairs"]} == {
+        ("pytest --colour=no -q --co", 4, "pytest --color=no -q --co"),
+        ("make html", 2, "cd docs && make html")}
+    assert [(r["class"], r["text"], r["count"], r["sessions"]) for r in data["rules"]] == [
+        ("wrong-directory", "Run `make html` in `docs` (`cd docs && make html`): it fails in "
+         "the project root.", 2, 2),
+        ("wrong-flag", "`pytest`: use `--color=no`, not `--colour=no`.", 2, 2)]
+    assert data["held_back"] == {"seen_once": 0, "unsafe": 0}
+
+
 def test_wrong_flag_and_wrong_directory_rules():
     assert learn.classify(call("make docs", 2, "make: *** No rule to make target 'docs'."),
                           call("cd docs && make html"))["text"] == (
@@ -249,3 +264,33 @@ def test_cli_learn_write_that_cannot_write_fails_cleanly(project):
     assert out.returncode == 1 and out.stderr.startswith("cc-track: learn failed")
     assert "Traceback" not in out.stderr
     assert sorted(os.listdir(root)) == [".git", "CLAUDE.md"]  # no temp file left behind
+
+
+@pytest.mark.parametrize("answer, written", [("y", True), ("n", False)])
+def test_cli_learn_write_on_a_terminal_asks_after_showing_the_block(project, answer, written):
+    import pty
+
+    root, env = project
+    leader, follower = pty.openpty()
+    os.write(leader, f"{answer}\n".encode())  # typed ahead: read by the question's readline
+    proc = subprocess.Popen([CC_TRACK, "learn", "--since=2026-11-01", "--write"], cwd=root,
+                            env=env, stdin=follower, stdout=follower, stderr=subprocess.PIPE)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the terminal's other side is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.wait(timeout=60) == 0 and proc.stderr.read() == b""
+    text = shown.decode().replace("\r\n", "\n")
+    block_at = text.index("- Use `git status`, not `git stauts`. (seen 3×)")
+    assert block_at < text.index("Write this into ") < text.index("[y/N]")
+    assert (root / "CLAUDE.md").exists() is written
+    assert ("wrote the rules block into" in text) is written
+    assert ("nothing written" in text) is not written
+    assert text.count("Corrections in agent history") == 1  # the table is not shown twice

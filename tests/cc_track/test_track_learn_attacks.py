@@ -242,3 +242,47 @@ def test_the_install_id_is_private_random_and_stable(ctxcrl_home):
     assert os.stat(path).st_mode & 0o777 == 0o600
     os.unlink(path)
     assert learn.install_id(create=False) is None and learn.install_id() != first
+
+
+def test_write_and_remove_refuse_a_home_inside_the_project(tmp_path):
+    """A project that sets CTXCRL_HOME to a folder of its own would choose the block's id."""
+    root = tmp_path / "project"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    env = dict(os.environ, CODEX_HOME=NO_CODEX, CTXCRL_HOME=str(root / ".ctxcrl"))
+    (root / "CLAUDE.md").write_text("mine\n")
+    for flag in ("--write", "--remove"):
+        out = subprocess.run([CC_TRACK, "learn", flag, *(["--yes"] if flag == "--write" else [])],
+                             capture_output=True, text=True, cwd=root, env=env)
+        assert out.returncode == 1, out.stderr
+        assert "contextcrawler's home cannot be trusted here" in out.stderr
+        assert "Traceback" not in out.stderr and (root / "CLAUDE.md").read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("flag", ["--write", "--remove"])
+def test_an_instruction_file_that_is_a_symlink_is_not_followed(tmp_path, flag):
+    """A repository's `CLAUDE.md -> ~/secret` would copy the secret into the project."""
+    root = tmp_path / "project"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    secret = tmp_path / "secret"
+    secret.write_text("PRIVATE KEY\n")
+    (root / "CLAUDE.md").symlink_to(secret)
+    learn.install_id()  # an id exists, so --remove looks at the files
+    out = subprocess.run([CC_TRACK, "learn", flag, *(["--yes"] if flag == "--write" else [])],
+                         capture_output=True, text=True, cwd=root,
+                         env=dict(os.environ, CODEX_HOME=NO_CODEX))
+    assert out.returncode == 1 and "is a symbolic link or not a regular file" in out.stderr
+    assert os.path.islink(root / "CLAUDE.md") and secret.read_text() == "PRIVATE KEY\n"
+    assert "PRIVATE" not in out.stdout
+
+
+def test_an_instruction_file_that_is_not_utf8_is_left_alone(tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "CLAUDE.md").write_bytes(b"caf\xe9\n")
+    out = subprocess.run([CC_TRACK, "learn", "--write", "--yes"], capture_output=True,
+                         text=True, cwd=root, env=dict(os.environ, CODEX_HOME=NO_CODEX))
+    assert out.returncode == 1 and "is not UTF-8 text: not touched" in out.stderr
+    assert "Traceback" not in out.stderr and (root / "CLAUDE.md").read_bytes() == b"caf\xe9\n"

@@ -43,7 +43,8 @@ def model(agent: str):
 #: the hook, not the client, which read its settings at start): the gate would read the
 #: project's files as the user's rules. Then nothing is allowed (`doubt`): deny and ask only.
 CONFIG_DIR_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME",
-                        "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "XDG_CONFIG_HOME", "HOME")
+                        "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "OPENCODE_CONFIG",
+                        "OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME", "HOME")
 
 
 def settings_in_project(cwd: str) -> str | None:
