@@ -159,6 +159,11 @@ RESTATED: dict[str, tuple[str, ...]] = {
 #: filter → (regex, replacement) applied to each raw line before it is looked for: the part
 #: of a line that the filter moves elsewhere (grep's path, shown once as the file's header)
 RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
+    # python
+    # pip's `(from versions: a, b, c, …)` keeps its oldest 3 and newest 6 around a count; a
+    # `Created wheel for x: filename=… size=… sha256=…` line loses its size and hash
+    "pip-install": ((r"^(.*\(from versions: [^,]+, [^,]+, [^,]+), .*$", r"\1"),
+                    (r"^(Created wheel for .*?) size=.*$", r"\1")),
     # files
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
     "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
