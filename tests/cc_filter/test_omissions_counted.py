@@ -288,8 +288,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "pytest": ((r"^_+ ERROR collecting (\S+) _+$", r"\1"),
                (r"^_+ (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _+$",
                 r"::\1::\2"),
-               # (one `_` each side: a test id longer than the line)
-               (r"^_+ (?:ERROR at (?:setup|teardown) of )?(?!_)(.+?) _+$", r"::\1"),
+               # (one `_` each side: a test id longer than the line; pytest-cov's `___ coverage:
+               # platform … ___` banner is no test: shown as it is)
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?(?!_|coverage: platform )(.+?) _+$",
+                r"::\1"),
                (r"^((?:FAILED|ERROR) \S+) - .*$", r"\1"),
                (r"^> ", ""),
                (r"^(?:/\S*/)?(\S+?:\d+): (?:assert\b.*|in \S+|[\w.]+|(?![\w.]*Warning: )[\w.]+: .*)$",
