@@ -1,4 +1,4 @@
-"""The gate's verdict on one command line: allow, ask or deny (DESIGN §5, steps 1-5).
+"""The gate's verdict on one command line: allow, ask or deny (ARCHITECTURE §5, steps 1-5).
 
 Evaluated on the ORIGINAL command, each segment alone (segments inside `$(…)`, backticks,
 `( )`, `{ }` and control structures included). Deny and ask rules are tested against every
@@ -41,7 +41,7 @@ SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "fish", "ash", "
 #: Output targets that write nothing anyone keeps.
 HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
-#: cc-gate's exit code in bare mode, per decision (DESIGN §3).
+#: cc-gate's exit code in bare mode, per decision (ARCHITECTURE §3).
 EXIT_BY_DECISION = {ALLOW: 0, DENY: 2, ASK: 3}
 
 _MAX_DEPTH = 4
