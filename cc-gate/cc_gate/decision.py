@@ -20,6 +20,7 @@ from cc_peel import launchers
 from cc_peel.keys import key_of
 from cc_peel.peeling import peel
 
+from . import hidden
 from .rules import ALLOW, ASK, DENY
 
 #: Programs that may run a command given as their later words (`mise exec -- git push`): for
@@ -68,7 +69,7 @@ class _Analysis:
     """What the rules are tested against, gathered from a command and the commands inside it."""
 
     __slots__ = ("strict", "allow_texts", "allow_segments", "hazard", "budget", "seen",
-                 "values", "nested")
+                 "values", "nested", "hidden")
 
     def __init__(self):
         self.strict: list = []       # one list of spellings per segment (deny and ask rules)
@@ -83,6 +84,7 @@ class _Analysis:
         # past this many the command is too contrived to be auto-allowed.
         self.budget = _SPELLING_BUDGET
         self.seen: set = set()  # argv tails already spelled (one launcher reaches many)
+        self.hidden = None  # cc_gate.hidden.State, once a line holds a hidden command
 
     def flag(self, reason: str) -> None:
         if self.hazard is None:
@@ -164,6 +166,7 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
     tokens = peeled.tokens
     _flag_hazards(tokens, analysis)
     _collect_values(tokens, peeled.segments, analysis)
+    hidden.line(peeled, analysis)
     inner: list = []
     segments = peeled.segments
     fed_to_shell = False
@@ -176,6 +179,8 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
             spellings[core] = None
         if seg.key:
             spellings[seg.key] = None
+        for rest in hidden.segment(seg, analysis):
+            _argv_spellings(rest, spellings, inner, analysis)
         if "{" in command[seg.start:seg.end]:
             expanded = _brace_expanded(command, tokens, seg, analysis)
             if expanded is not None:
@@ -224,6 +229,11 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
         for text in inner[:64]:
             if text.strip():
                 _analyse(text, depth + 1, analysis, prefixes, top=False)
+        # what git or bash runs that no segment shows: judged like the line it hides in
+        for text in hidden.texts(analysis):
+            _analyse(text, depth + 1, analysis, prefixes, top=top)
+    elif hidden.texts(analysis):
+        analysis.flag("hidden commands nested too deeply to check: never auto-allowed")
 
 
 def _brace_expanded(command: str, tokens, seg, analysis: _Analysis):
@@ -342,6 +352,8 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
             key = None
         if key:
             spellings[key] = None
+        if program in hidden.PROGRAMS:
+            queue.extend((a, sure) for a in hidden.argv_commands(argv, program, analysis))
         if "--" in argv[1:]:
             # `kubectl exec pod -- rm -rf /`, `mise exec -- git push`: what follows `--` is
             # often a command; for deny and ask rules it counts as one.
