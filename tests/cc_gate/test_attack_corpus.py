@@ -68,8 +68,11 @@ def test_every_static_spelling_is_denied_in_every_mode_and_none_is_allowed():
 def test_the_hook_stages_still_allow_what_is_allowed():
     """The matrix's harness is the real pipeline: allowed commands still come back allowed."""
     with attack_matrix.Sandbox() as sandbox:
-        hook = attack_matrix.Hook("claude", "default", sandbox.cwd)
+        hook = attack_matrix.Hook("claude", "default", sandbox)
         assert hook.answer("git status") == "allowed"
         assert hook.answer("git -c color.ui=always log") == "allowed"
         assert hook.answer("git push") == "denied"
-        assert attack_matrix.Hook("codex", "exec", sandbox.cwd).answer("ls") == "allowed"
+        assert attack_matrix.Hook("codex", "exec", sandbox).answer("ls") == "allowed"
+        codex = attack_matrix.Hook("codex", "exec, denies only", sandbox)
+        assert codex.answer("git status") == "allowed"
+        assert codex.answer("git push") == "denied"
