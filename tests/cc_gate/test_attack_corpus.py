@@ -19,7 +19,8 @@ attack_matrix = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(attack_matrix)
 
 ATTACKS = attack_matrix.load_corpus()
-HIDDEN_CLASSES = ("git_alias", "git_config", "git_env", "trap", "source", "startup_vars")
+HIDDEN_CLASSES = ("git_alias", "git_config", "git_env", "trap", "source", "startup_vars",
+                  "shell_alias")
 HIDDEN = [a for a in ATTACKS if a.klass in HIDDEN_CLASSES]
 
 
