@@ -353,7 +353,7 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
         if key:
             spellings[key] = None
         if program in hidden.PROGRAMS:
-            queue.extend((a, sure) for a in hidden.argv_commands(argv, program, analysis))
+            queue.extend((found, sure) for found in hidden.argv_commands(argv, program, analysis))
         if "--" in argv[1:]:
             # `kubectl exec pod -- rm -rf /`, `mise exec -- git push`: what follows `--` is
             # often a command; for deny and ask rules it counts as one.
