@@ -22,7 +22,7 @@ import sysconfig
 
 from ctxcrl import home
 
-HOOK_VERSION = 5
+HOOK_VERSION = 6
 """Bump when the script template or the stages' contract changes; `status` warns on older.
 2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`.
 3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
@@ -34,7 +34,10 @@ HOOK_VERSION = 5
    its first argument: `pre` (decode | cc-gate | encode: denies only) and `post`
    (decode | cc-filter result | encode).
    Gemini: cc-rewrite runs before cc-gate (the gate judges the rewritten command too), and a
-   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS)."""
+   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS).
+6: Claude Code: the same script also gets PreSkillShellCommand (init registers it: denies
+   only), and a command the client surely prompts for is answered ask with the rewrite (the
+   gate's `"prompts": true`)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
