@@ -156,3 +156,38 @@ def artifacts(scope: str, root: str, ctx) -> list:
                            for event in (EVENT_NAME, SKILL_EVENT)],
                           f"hooks.{EVENT_NAME} and hooks.{SKILL_EVENT} (matcher Bash)"),
     ]
+
+
+def installed_client_version():
+    """The version of the `claude` on the PATH (its package.json, or a native install's
+    versions/<X> file name), without running it; None when there is none or it cannot say."""
+    import os
+    import shutil
+
+    from cc_gate.agents.claude import _version_near
+
+    found = shutil.which("claude")
+    if not found:
+        return None
+    return _version_near(os.path.realpath(found))
+
+
+def table_problem(version="installed"):
+    """What `verify` says when the client's read-only check is not the one the gate knows:
+    a client newer than the newest table (or a release without one) gets no command allowed
+    on the strength of the tables alone, so read-only commands reach the model unfiltered
+    until the tables are extracted for it. None when the tables are current (or no client
+    is found)."""
+    from cc_gate.agents import claude_builtin
+
+    if version == "installed":
+        version = installed_client_version()
+    if version is None or claude_builtin.table_is_current(version):
+        return None
+    newer = claude_builtin.newer_than_tables(version)
+    return (f"Claude Code {version} is {'newer than' if newer else 'not one of'} the versions "
+            f"whose read-only tables this gate holds "
+            f"({', '.join(claude_builtin.table_versions())}): nothing is auto-allowed on "
+            "their strength, so its read-only commands (git status, ls …) run unfiltered and "
+            "its prompts are left as they are; "
+            + ("update contextcrawler" if newer else "use one of those versions"))
