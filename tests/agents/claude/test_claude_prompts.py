@@ -49,7 +49,7 @@ COMMANDS = [
     ("pytest-failing", "python3 -m pytest -q", "allow", ("test_add", "1 failed", "Exit code 1")),
     ("npm-install", "npm install --offline --no-audit --no-fund ./localdep", "allow",
      ("added 1 package",)),
-    ("git-status", "git status", None, ("calc.py",)),
+    ("git-status", "git status", None, ("Makefile", "localdep/")),
     ("denied-by-user", f"python3 -m pytest -q -k {DENY_WORD}", "deny", ()),
     ("make", "make -s check", "allow", ("Exit code 2",)),
 ]
