@@ -586,10 +586,15 @@ def client_version(rules: RuleSet):
     return rules.extra["client_version"]
 
 
-def running_client_version():
-    from ..process import client_process
+_LOOK = object()
 
-    found = client_process(CLIENT_NAMES)
+
+def running_client_version(found=_LOOK):
+    """`found`: the (pid, argv) of the `claude` ancestor, None for none, or looked up."""
+    if found is _LOOK:
+        from ..process import client_process
+
+        found = client_process(CLIENT_NAMES)
     if found is not None:
         pid, argv = found
         paths = []
