@@ -1,10 +1,11 @@
 """Claude Code permission parity (issue 12), measured:
 
-- out of 50 typical agent commands (15 of them test, build, install and lint commands), how
-  many reach the model compacted in default mode with no rules at all, through the installed
-  hook script: those Claude Code runs unasked (its built-in read-only commands: `allow` + the
-  rewrite) and those it surely prompts for, once the user approves (`ask` + the rewrite: the
-  approved run is filtered, issue 24). Goal: at least 45;
+- out of the 50 typical agent commands of cc_hook/typical.py (the list `cc-hook init` and
+  `verify` report on; 15 of them test, build, install and lint commands), how many reach the
+  model compacted in default mode with no rules at all, through the installed hook script:
+  those Claude Code runs unasked (its built-in read-only commands: `allow` + the rewrite) and
+  those it surely prompts for, once the user approves (`ask` + the rewrite: the approved run
+  is filtered, issue 24). Goal: at least 45;
 - what the real client sees per Bash call (time between the model's tool_use leaving the
   scripted server and the tool_result coming back), median over 10 calls, without and with the
   hook (needs the pinned client from npm and, as root, the agent user: else a skipped row).
@@ -19,23 +20,10 @@ import subprocess
 import sys
 import tempfile
 
+from cc_hook.typical import EXPLORE, TYPICAL  # the one list (cc-hook init / verify use it)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-#: What coding agents typically run (read-only exploration first, then builds, tests, VCS).
-TYPICAL = [
-    "git status", "git diff", "git log --oneline -n 20", "git log -n 5", "git show HEAD",
-    "git diff --stat", "git branch -a", "git status && git diff", "git diff HEAD~1",
-    "git blame README.md", "ls", "ls -la", "ls -la src", "cat README.md", "head -50 README.md",
-    "tail -20 README.md", "grep -rn TODO .", "grep -n def src/app.py", "rg TODO", "rg -n import",
-    "find . -name '*.py'", "find . -type f -name '*.md'", "tree -L 2", "wc -l README.md",
-    "du -sh .", "df -h", "ps aux", "docker ps", "pwd", "echo done",
-    "pytest -q", "python -m pytest -x", "npm test", "npm run build", "cargo test",
-    "cargo build", "go test ./...", "make", "mypy .", "ruff check .", "tsc --noEmit",
-    "eslint .", "pip install -r requirements.txt", "npm install", "git add -A",
-    'git commit -m "wip"', "git push", "git pull", "kubectl get pods", "cd src && ls",
-]
-
 
 def _env(tmp: str) -> dict:
     env = dict(os.environ)

@@ -42,7 +42,7 @@ CACHE = Path(os.environ.get("CTXCRL_AGENTS_CACHE", "/var/tmp/ctxcrl-agents"))
 AGENT_USER = "ctxagent"
 
 #: name → (npm package, pinned version, binary name). Bump a version only after re-checking the
-#: client's behaviour (DESIGN §8) and, for Claude Code, its built-in auto-allow list.
+#: client's behaviour (ARCHITECTURE §8) and, for Claude Code, its built-in auto-allow list.
 #: `CTXCRL_CLAUDE_VERSION=2.1.197` runs the Claude Code tests on the previous pin (its table of
 #: outcomes and its read-only tables are kept).
 CLIENTS = {

@@ -81,11 +81,15 @@ def test_accept_edits_lets_file_commands_run():
     assert not prompts("rm -f x", mode="acceptEdits")
 
 
-def test_an_allow_rule_on_any_spelling_is_doubt():
+def test_an_allow_rule_on_the_peeled_core_is_doubt():
     assert verdict("pytest -q", rules(allow=["pytest:*"])).decision == ALLOW
-    # the gate does not allow `timeout 60 pytest` by `pytest:*`, the client may
+    # the gate does not allow `timeout 60 pytest` by `pytest:*`; the client strips `timeout`
+    # for its allow rules: it may run it unasked
     assert not prompts("timeout 60 pytest", rules(allow=["pytest:*"]))
-    assert not prompts("sudo make", rules(allow=["make:*"]))
+    assert not prompts("LANG=C pytest", rules(allow=["pytest:*"]))
+    # what the client never strips for an allow rule: it prompts
+    assert prompts("sudo make", rules(allow=["make:*"]))
+    assert prompts("python -m pytest -x", rules(allow=["pytest:*"]))
     # a rule for another command changes nothing
     assert prompts("pytest", rules(allow=["git add:*"]))
 

@@ -1,5 +1,5 @@
 """Claude Code's permission model: every source of its rules, its modes, its built-in
-auto-allowed commands, and its decision on the ORIGINAL command (DESIGN §5, §8).
+auto-allowed commands, and its decision on the ORIGINAL command (ARCHITECTURE §5, §8).
 
 Sources, as the client reads them (measured on Claude Code 2.1.197):
 - managed policy: `/etc/claude-code/managed-settings.json` then `managed-settings.d/*.json`
@@ -34,12 +34,13 @@ off). Imports only `os` (the flags, trust and built-in tables load when needed).
 import os
 
 from .. import decision
-from ..rules import ALLOW, ASK, DENY, SHELL_TOOLS, Rule, RuleSet, add_config, \
-    add_permissions, add_settings_permissions, find_project_dir, home_dir, read_settings, \
-    settings_of
+from ..rules import ALLOW, ASK, DENY, Rule, RuleSet, add_config, add_permissions, \
+    add_settings_permissions, find_project_dir, home_dir, read_settings, settings_of
 
 NAME = "claude"
-TOOLS = SHELL_TOOLS["claude"]
+#: The tool name that means "a shell command" in the agent's rules.
+SHELL_TOOLS = ("Bash",)
+TOOLS = SHELL_TOOLS
 #: Enterprise policy directories (Linux, macOS): managed-settings.json, managed-settings.d/.
 MANAGED_DIRS = ["/etc/claude-code", "/Library/Application Support/ClaudeCode"]
 MANAGED_SETTINGS = [os.path.join(d, "managed-settings.json") for d in MANAGED_DIRS]
@@ -457,7 +458,8 @@ def client_prompts(command: str, rules: RuleSet, mode: str, prefixes=()) -> bool
     """Whether the client surely asks the user about `command` (the gate said ask): in one of
     PROMPT_MODES, with every source understood, no other hook, plugin or sandbox that could
     answer for the user, and a top-level segment that an ask rule names as written, or that
-    no allow rule matches in any spelling and the client's read-only check surely refuses
+    no allow rule matches (as written or its peeled core) and the client's read-only check
+    surely refuses
     (claude_builtin.surely_asks: `pytest`, `npm install`, `git push`; never a command its
     tables know). In doubt: False (no answer; the client asks on the original)."""
     if mode not in PROMPT_MODES or rules.doubt is not None:
@@ -486,21 +488,19 @@ def client_prompts(command: str, rules: RuleSet, mode: str, prefixes=()) -> bool
         wrappers = (seg.wrappers or "").split()
         if wrappers and not claude_builtin.surely_asks(wrappers, seg.wrappers, mode, version):
             continue
-        if _some_allow_rule_matches(text, rules, prefixes):
+        if _some_allow_rule_matches(seg, rules):
             continue
         sure = True
         break
     return sure and not other_deciders(rules)
 
 
-def _some_allow_rule_matches(text: str, rules: RuleSet, prefixes=()) -> bool:
-    """Whether an allow rule matches any spelling of `text` (the gate's deny-side spellings:
-    the peeled core, the words under launchers …): the client may match it then."""
-    if not rules.allow:
-        return False
-    probe = RuleSet()
-    probe.deny = list(rules.allow)
-    return decision.decide(text, probe, prefixes).decision == DENY
+def _some_allow_rule_matches(seg, rules: RuleSet) -> bool:
+    """Whether an allow rule matches the segment as written or its peeled core (env prefixes
+    and wrappers such as `timeout`, `nice`, `sudo` cut off: more than the client cuts for its
+    allow rules), so the client may allow it."""
+    texts = [t for t in (seg.text, seg.core) if t]
+    return any(rule.matches(t) for rule in rules.allow for t in texts)
 
 
 def other_deciders(rules: RuleSet):
