@@ -94,9 +94,12 @@ def test_an_allow_rule_on_the_peeled_core_is_doubt():
     assert prompts("pytest", rules(allow=["git add:*"]))
 
 
-def test_an_ask_rule_as_written_prompts_even_for_a_read_only_command():
-    assert prompts("git status", rules(ask=["git status:*"]))
-    assert not prompts("git status", rules(ask=["git status:*"]), mode="dontAsk")
+def test_an_ask_rule_alone_is_not_enough():
+    """The gate holds ask rules the client never reads (~/.claude/settings.local.json, the
+    [gate] config): a read-only command they name is left to the client."""
+    assert verdict("git status", rules(ask=["git status:*"])).decision == ASK
+    assert not prompts("git status", rules(ask=["git status:*"]))
+    assert prompts("npm publish", rules(ask=["npm publish:*"]))
 
 
 def test_a_deny_is_a_deny():

@@ -457,11 +457,12 @@ def for_the_answer(command: str, rules: RuleSet, mode: str, verdict, prefixes=()
 def client_prompts(command: str, rules: RuleSet, mode: str, prefixes=()) -> bool:
     """Whether the client surely asks the user about `command` (the gate said ask): in one of
     PROMPT_MODES, with every source understood, no other hook, plugin or sandbox that could
-    answer for the user, and a top-level segment that an ask rule names as written, or that
-    no allow rule matches (as written or its peeled core) and the client's read-only check
-    surely refuses
+    answer for the user, and a top-level segment that no allow rule matches (as written or
+    its peeled core) and that the client's read-only check surely refuses
     (claude_builtin.surely_asks: `pytest`, `npm install`, `git push`; never a command its
-    tables know). In doubt: False (no answer; the client asks on the original)."""
+    tables know). Not on the strength of an ask rule alone: the gate also holds ask rules
+    the client does not read (`~/.claude/settings.local.json`, `[gate]`). In doubt: False (no
+    answer; the client asks on the original)."""
     if mode not in PROMPT_MODES or rules.doubt is not None:
         return False
     from cc_lex.lexer import LexError
@@ -479,9 +480,6 @@ def client_prompts(command: str, rules: RuleSet, mode: str, prefixes=()) -> bool
         if seg.nested is not None or not seg.argv:
             continue
         text = seg.text
-        if any(rule.matches(text) for rule in rules.ask):
-            sure = True
-            break
         argv = list(seg.argv)
         if not claude_builtin.surely_asks(argv, text, mode, version, (seg.core,)):
             continue
