@@ -20,6 +20,7 @@ from cc_peel import launchers
 from cc_peel.keys import key_of
 from cc_peel.peeling import peel
 
+from . import hidden
 from .rules import ALLOW, ASK, DENY
 
 #: Programs that may run a command given as their later words (`mise exec -- git push`): for
@@ -68,7 +69,7 @@ class _Analysis:
     """What the rules are tested against, gathered from a command and the commands inside it."""
 
     __slots__ = ("strict", "allow_texts", "allow_segments", "hazard", "budget", "seen",
-                 "values", "nested")
+                 "values", "nested", "hidden")
 
     def __init__(self):
         self.strict: list = []       # one list of spellings per segment (deny and ask rules)
@@ -83,6 +84,7 @@ class _Analysis:
         # past this many the command is too contrived to be auto-allowed.
         self.budget = _SPELLING_BUDGET
         self.seen: set = set()  # argv tails already spelled (one launcher reaches many)
+        self.hidden = None  # cc_gate.hidden.State, once a line holds a hidden command
 
     def flag(self, reason: str) -> None:
         if self.hazard is None:
@@ -164,6 +166,7 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
     tokens = peeled.tokens
     _flag_hazards(tokens, analysis)
     _collect_values(tokens, peeled.segments, analysis)
+    hidden.line(peeled, analysis)
     inner: list = []
     segments = peeled.segments
     fed_to_shell = False
@@ -176,6 +179,8 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
             spellings[core] = None
         if seg.key:
             spellings[seg.key] = None
+        for rest in hidden.segment(seg, analysis):
+            _argv_spellings(rest, spellings, inner, analysis)
         if "{" in command[seg.start:seg.end]:
             expanded = _brace_expanded(command, tokens, seg, analysis)
             if expanded is not None:
@@ -186,7 +191,16 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
             stdin = _pipeline_output(command, segments, index - 1) if piped else None
             if stdin is None:
                 stdin = _here_string(seg)
-            _argv_spellings(argv, spellings, inner, analysis, stdin, seg.env_vars)
+            fed = piped or _reads_input(seg)
+            _argv_spellings(argv, spellings, inner, analysis, stdin, seg.env_vars, fed)
+            if seg.wrappers.strip():  # `timeout --bogus 5 git status`: the wrappers' options too
+                try:
+                    wrapped = split_words(seg.wrappers) + argv
+                except LexError:
+                    wrapped = None
+                if wrapped:
+                    _argv_spellings(wrapped, spellings, inner, analysis, stdin, seg.env_vars,
+                                    fed)
             if _is_dynamic(argv[0]):
                 analysis.flag(f"a command name from a variable or glob ({argv[0]}) "
                               "is never auto-allowed")
@@ -215,6 +229,11 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
         for text in inner[:64]:
             if text.strip():
                 _analyse(text, depth + 1, analysis, prefixes, top=False)
+        # what git or bash runs that no segment shows: judged like the line it hides in
+        for text in hidden.texts(analysis):
+            _analyse(text, depth + 1, analysis, prefixes, top=top)
+    elif hidden.texts(analysis):
+        analysis.flag("hidden commands nested too deeply to check: never auto-allowed")
 
 
 def _brace_expanded(command: str, tokens, seg, analysis: _Analysis):
@@ -303,16 +322,16 @@ def has_live_substitution(word: str) -> bool:
 
 
 def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysis,
-                    stdin=None, env=()) -> None:
+                    stdin=None, env=(), fed=False) -> None:
     """Add the spellings of `argv` and of every command it launches (`sudo -u x git push`:
     every word within reach of a launcher may start its command), breadth first. `stdin`: the
     command's input when it is known (`echo push | xargs git`); `env`: the line's assignments
-    before it (what `env -S '… ${X}'` may use)."""
+    before it (what `env -S '… ${X}'` may use); `fed`: it reads a pipe or a redirect."""
     queue = [(argv, True)]  # (argv, sure): sure when argv surely is what runs
     while queue:
         argv, sure = queue.pop()
-        tail = tuple(argv)
-        if not argv or tail in analysis.seen:
+        tail = (tuple(argv), sure)  # a sure spelling is read again (launchers, input)
+        if not argv or tail in analysis.seen or (tuple(argv), True) in analysis.seen:
             continue
         analysis.seen.add(tail)
         analysis.budget -= 1
@@ -333,6 +352,8 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
             key = None
         if key:
             spellings[key] = None
+        if program in hidden.PROGRAMS:
+            queue.extend((a, sure) for a in hidden.argv_commands(argv, program, analysis))
         if "--" in argv[1:]:
             # `kubectl exec pod -- rm -rf /`, `mise exec -- git push`: what follows `--` is
             # often a command; for deny and ask rules it counts as one.
@@ -364,6 +385,13 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
             if script is not None:
                 inner.append(script)
                 inner.extend(_produced_texts(script))
+            else:  # `prlimit bash <(echo git push)`, `echo git push | nice sh`
+                inner.extend(_produced_texts(" ".join(argv[1:])))
+                if sure and stdin is not None:
+                    inner.append(stdin)
+                elif sure and fed:
+                    analysis.flag(f"a shell reading a script that is not known "
+                                  f"({' '.join(argv)}) is never auto-allowed")
         elif program == "eval" and len(argv) > 1:
             inner.append(" ".join(argv[1:]))
             inner.extend(_produced_texts(" ".join(argv[1:])))
@@ -468,6 +496,12 @@ def _pipeline_output(command: str, segments, j: int):
     while j >= 0:
         seg = segments[j]
         argv = list(seg.argv or ())
+        for _ in range(4):  # `prlimit printf 'git push\n' | sh`: what the launcher runs prints
+            launch = launchers.launched(argv) if argv and _base(argv[0]) in launchers.KNOWN \
+                else None
+            if launch is None or len(launch.argvs) != 1 or launch.scripts:
+                break
+            argv = launch.argvs[0]
         name = _base(argv[0]) if argv else ""
         if name in _PASS_THROUGH and not [w for w in argv[1:] if not w.startswith("-")
                                           and not w.isdigit()]:
