@@ -77,6 +77,9 @@ class Gate:
         verdict = self.judge(rec["command"], rec)
         rec["decision"] = verdict.decision
         rec["reason"] = verdict.reason
+        rec.pop("prompts", None)
+        if getattr(verdict, "prompts", False):  # the agent surely asks (agents.claude.Prompts)
+            rec["prompts"] = True
         return rec
 
     def answer_bare(self, command: str):
