@@ -260,6 +260,17 @@ ENCODE_CASES = [
      {"decision": "deny", "reason": "contextcrawler: r"}),
     ("gemini", record("gemini", rewritten=None), {}),
     ("gemini", record("gemini", decision="allow", rewritten=None), {}),
+    # an interactive session where Gemini asks about the rewritten command as about the
+    # original: the rewrite, no decision (the client's own prompt)
+    ("gemini", {**record("gemini", decision="ask", input_={"command": CMD}),
+                "rewrite_on_ask": True},
+     {"hookSpecificOutput": {"tool_input": {"command": RW}}}),
+    ("gemini", {**record("gemini", decision="ask"), "rewrite_on_ask": "yes"}, {}),
+    ("gemini", {**record("gemini", decision="deny", reason="r"), "rewrite_on_ask": True},
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("gemini", {**record("gemini", decision="ask", rewritten=None), "rewrite_on_ask": True},
+     {}),
+    ("claude", {**record("claude", decision="ask"), "rewrite_on_ask": True}, None),
 ]
 
 
