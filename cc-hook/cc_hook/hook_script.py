@@ -22,7 +22,7 @@ import sysconfig
 
 from ctxcrl import home
 
-HOOK_VERSION = 5
+HOOK_VERSION = 6
 """Bump when the script template or the stages' contract changes; `status` warns on older.
 2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`.
 3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
