@@ -20,7 +20,10 @@ Sources, as the client reads them:
 
 `decide` answers "allow" only when the engine, as reproduced, runs the original command
 without asking **and** the rewritten one (the record's `rewritten`: the gate runs after
-cc-rewrite for Gemini) too, in a headless run; "deny" when the engine refuses the original, a
+cc-rewrite for Gemini) too, in a headless run; in an interactive session (`_interactive`), when
+every approval mode decides the same about both, "allow" for a command that runs unasked and
+"ask" with `rewrite_on_ask` for one the client asks about (its dialog then names the rewritten
+command); "deny" when the engine refuses the original, a
 peeled spelling meets a deny rule, or the model typed `cc-filter run X` for an X the engine
 would not run by itself (the rule `cc-hook init` installs lets `cc-filter run …` through);
 "ask" otherwise (no answer: the client's own flow on the original command).
