@@ -22,7 +22,7 @@ quick *args:
 system *args:
     {{python}} -m pytest -q tests/system {{args}}
 
-# Every budget of DESIGN §9, side by side; writes bench/RESULTS.md
+# Every budget of ARCHITECTURE §9, side by side; writes bench/RESULTS.md
 bench *areas:
     {{python}} bench/run.py {{areas}}
 
@@ -39,6 +39,7 @@ fixtures *groups:
     if [ -d "$tools/node" ]; then export NODE_TOOLS="${NODE_TOOLS:-$tools/node}"; fi
     if [ -d "$tools/ts5" ]; then export TSC5="${TSC5:-$tools/ts5/node_modules/.bin/tsc}"; fi
     if [ -d "$tools/firebase" ]; then export FIREBASE_TOOLS="${FIREBASE_TOOLS:-$tools/firebase}"; fi
+    if [ -d "$tools/tap" ]; then export TAP_TOOLS="${TAP_TOOLS:-$tools/tap}"; fi
     exec bash tests/fixtures/capture/all.sh {{groups}}
 
 # Install the tools the fixture capture scripts run (Debian packages, .tools/py, .tools/node)
@@ -65,6 +66,9 @@ fixture-tools:
         vitest@3.2.7 vite@7.3.8 mocha@12.0.3 typescript@7.0.2 eslint@10.15.0 @eslint/js@10.0.1 \
         prettier@3.10.1 pnpm@12.21.0 yarn@1.22.22
     npm install --prefix "$tools/ts5" --no-fund --no-audit --loglevel=error typescript@5.9.3
+    mkdir -p "$tools/tap"
+    npm install --prefix "$tools/tap" --no-fund --no-audit --loglevel=error tape@5.10.2 nyc@18.0.0 \
+        tap@21.8.0
     mkdir -p "$tools/firebase"
     npm install --prefix "$tools/firebase" --no-fund --no-audit --loglevel=error firebase-tools@15.34.2
 

@@ -1,6 +1,7 @@
 """Claude Code permission parity (issue 12), measured:
 
-- out of 50 typical agent commands, how many reach the model compacted in default mode without
+- out of the 50 typical agent commands of cc_hook/typical.py (the list `cc-hook init` and
+  `verify` report on), how many reach the model compacted in default mode without
   a prompt (no rules at all: only Claude Code's built-in read-only commands run without asking,
   so only those may be rewritten), through the installed hook script;
 - what the real client sees per Bash call (time between the model's tool_use leaving the
@@ -17,23 +18,10 @@ import subprocess
 import sys
 import tempfile
 
+from cc_hook.typical import EXPLORE, TYPICAL  # the one list (cc-hook init / verify use it)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-
-#: What coding agents typically run (read-only exploration first, then builds, tests, VCS).
-TYPICAL = [
-    "git status", "git diff", "git log --oneline -n 20", "git log -n 5", "git show HEAD",
-    "git diff --stat", "git branch -a", "git status && git diff", "git diff HEAD~1",
-    "git blame README.md", "ls", "ls -la", "ls -la src", "cat README.md", "head -50 README.md",
-    "tail -20 README.md", "grep -rn TODO .", "grep -n def src/app.py", "rg TODO", "rg -n import",
-    "find . -name '*.py'", "find . -type f -name '*.md'", "tree -L 2", "wc -l README.md",
-    "du -sh .", "df -h", "ps aux", "docker ps", "pwd", "echo done",
-    "pytest -q", "python -m pytest -x", "npm test", "npm run build", "cargo test",
-    "cargo build", "go test ./...", "make", "mypy .", "ruff check .", "tsc --noEmit",
-    "eslint .", "pip install -r requirements.txt", "npm install", "git add -A",
-    'git commit -m "wip"', "git push", "git pull", "kubectl get pods", "cd src && ls",
-]
-
 
 def _env(tmp: str) -> dict:
     env = dict(os.environ)
@@ -66,7 +54,7 @@ def compacted_count(ctx) -> dict:
             answer = json.loads(out)["hookSpecificOutput"] if out.strip() else {}
             if answer.get("permissionDecision") == "allow" and "updatedInput" in answer:
                 rewritten.append(command)
-        missed = [c for c in TYPICAL[:30] if c not in rewritten]
+        missed = [c for c in EXPLORE if c not in rewritten]
         return {"budget": f"claude: of {len(TYPICAL)} typical commands, compacted in default "
                           "mode without a prompt (no rules)",
                 "measured": f"{len(rewritten)}: {', '.join(rewritten)}",

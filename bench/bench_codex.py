@@ -1,4 +1,4 @@
-"""Budget of the Codex hook (DESIGN §9, issue 13): one Codex PreToolUse event, as `codex exec`
+"""Budget of the Codex hook (ARCHITECTURE §9, issue 13): one Codex PreToolUse event, as `codex exec`
 sends it (`permission_mode: "bypassPermissions"`), through the installed hook script, with a
 user `.rules` file to read, as a ratio to `python3 -I -S -c pass` (target ≤ 4×). The answer
 must be Codex's allow + updatedInput (Codex's own model found that it runs unasked).

@@ -1,4 +1,4 @@
-"""cc-filter budgets (DESIGN §9, issue 3): `run true` vs the floor, the modules on that path,
+"""cc-filter budgets (ARCHITECTURE §9, issue 3): `run true` vs the floor, the modules on that path,
 100 MB through `cc-filter <name>` and `cc-filter run cat`, peak memory, savings per filter.
 
 Runs with a private CTXCRL_HOME (a temp dir): the spool, tee and filter index of the user

@@ -1,4 +1,4 @@
-"""Budgets of cc-gate and cc-rewrite (DESIGN §9, issue 4).
+"""Budgets of cc-gate and cc-rewrite (ARCHITECTURE §9, issue 4).
 
 - `cc-rewrite 'git status'` and `cc-gate 'git status'` as ratios to `python3 -I -S -c pass`
   (target ≤ 2× each), with a realistic Claude settings file in place for the gate;

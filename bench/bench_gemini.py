@@ -1,4 +1,4 @@
-"""Budget of Gemini CLI's hook (DESIGN §9, issue 13): one BeforeTool event for an allowed
+"""Budget of Gemini CLI's hook (ARCHITECTURE §9, issue 13): one BeforeTool event for an allowed
 `git status` through the installed script (`sh` + `cc-hook decode | cc-rewrite | cc-gate |
 cc-hook encode`: the gate judges Gemini's policies on the original and the rewritten command),
 as a ratio to `python3 -I -S -c pass` (target ≤ 4×), plus what the gate stage imports with its

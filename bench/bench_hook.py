@@ -1,4 +1,4 @@
-"""Budget of the agent hook (DESIGN §9, issue 5): one Claude Code PreToolUse event through the
+"""Budget of the agent hook (ARCHITECTURE §9, issue 5): one Claude Code PreToolUse event through the
 installed hook script (`sh` + `cc-hook decode | cc-gate | cc-rewrite | cc-hook encode`), as a
 ratio to `python3 -I -S -c pass` (target ≤ 4×), plus each stage alone and what each stage
 imports beyond the bare interpreter (`python -X importtime`; a heavy module there fails).

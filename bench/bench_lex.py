@@ -1,4 +1,4 @@
-"""Budgets of cc-lex and cc-peel (issue 2, DESIGN §9).
+"""Budgets of cc-lex and cc-peel (issue 2, ARCHITECTURE §9).
 
 - startup: `cc-lex 'git status'` and `cc-peel 'git status'` as a ratio to
   `python3 -I -S -c pass` (target ≤ 2×);

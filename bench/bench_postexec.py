@@ -1,4 +1,4 @@
-"""Budgets of the agents that filter after execution (DESIGN §9, issue 13): OpenCode and
+"""Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode and
 Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
 (target ≤ 4×):
 

@@ -1,4 +1,4 @@
-"""System-wide budgets (DESIGN §9, issue 8) that no single tool's area covers:
+"""System-wide budgets (ARCHITECTURE §9, issue 8) that no single tool's area covers:
 
 - startup of EVERY tool on its hot invocation (no `--help`), side by side with the floor
   (`python3 -I -S -c pass`, the real interpreter), with the modules each one imports beyond the

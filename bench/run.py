@@ -1,4 +1,4 @@
-"""`just bench`: every budget of DESIGN §9, measured side by side in one run.
+"""`just bench`: every budget of ARCHITECTURE §9, measured side by side in one run.
 
 Each `bench_<area>.py` beside this file exposes `rows(ctx)` returning dicts with `budget`,
 `measured`, `target` and `ok` (True, False, or None for information), and optionally `detail`

@@ -1,7 +1,7 @@
 """Swap setuptools' editable finder for a plain path file.
 
 setuptools' editable finder imports pathlib (~25 ms) at every interpreter start, which would
-hide every startup budget of DESIGN §9. Each tool folder holds its package directly
+hide every startup budget of ARCHITECTURE §9. Each tool folder holds its package directly
 (`cc-lex/cc_lex`), so putting the folders on sys.path gives the same live imports for free.
 """
 import glob

@@ -1,4 +1,4 @@
-"""Filter test cases (DESIGN §6.5): fixture cases and TOML inline `[[test]]` cases.
+"""Filter test cases (ARCHITECTURE §6.5): fixture cases and TOML inline `[[test]]` cases.
 
 A fixture case is `tests/fixtures/<ecosystem>/<filter>/<case>.toml` (the ecosystem folder
 mirrors the filter's own, `filters/git/` → `fixtures/git/`; a flat `<dir>/<filter>/` works too)

@@ -1,8 +1,9 @@
-"""Which filters exist and which one a command gets (DESIGN §6.3, §6.4).
+"""Which filters exist and which one a command gets (ARCHITECTURE §6.3, §6.4).
 
 Three tiers, searched in order, the first match wins:
   project   `.ctxcrl/filters/*.toml`, found from cwd upward (used only when trusted, trust.py)
-  user      `~/.config/ctxcrl/filters/*.toml` (ctxcrl.home.user_filters_dir())
+  user      `~/.config/ctxcrl/filters/*.toml` (ctxcrl.home.user_filters_dir()), used only
+            from a home the user alone controls (`ctxcrl.home.trusted_home()`)
   built-in  `cc_filter/filters/<ecosystem>/` (`git/`, `python/`, `js/`, …; the top folder
             too): `<name_with_underscores>.py` (one Filter subclass) or `<name>.toml` —
             dropping a file there is all it takes, there is no central list.
@@ -125,7 +126,7 @@ def tier_dirs(cwd: str | None = None) -> list[tuple[str, str]]:
     if project:
         dirs.append(("project", project))
     user = home.user_filters_dir()
-    if os.path.isdir(user):
+    if os.path.isdir(user) and home.trusted_home(cwd):  # else: in the project, or not yours
         dirs.append(("user", user))
     dirs.append(("built-in", BUILTIN_DIR))
     return dirs
@@ -148,6 +149,9 @@ def _load_cache() -> dict:
     path = _index_path()
     if _cache is not None and _cache_path_loaded == path:
         return _cache
+    if not home.trusted_home():  # an index planted in the project: never read
+        _cache, _cache_path_loaded = {}, path
+        return _cache
     try:
         with open(path, "rb") as f:
             # marshal.loads of the bytes: marshal.load(f) reads the file in small pieces,
@@ -163,6 +167,8 @@ def _load_cache() -> dict:
 
 def _save_cache(dirs: dict) -> None:
     path = _index_path()
+    if not home.trusted_home():
+        return
     try:
         home.ensure_private_dir(os.path.dirname(path))
         tmp = f"{path}.{os.getpid()}.tmp"
@@ -559,3 +565,4 @@ def reset() -> None:
     _entries.clear()
     _warned.clear()
     _broken.clear()
+    home._untrusted_cache.clear()

@@ -2,11 +2,12 @@
 
 Usage:
   cc-filter run [--filter=NAME] [--] <argv>...
+  cc-filter run --then=PIPE [--filter=NAME] [--] <argv>...
   cc-filter list [--all] [--verbose]
   cc-filter which [--] <command>...
   cc-filter show <name>
   cc-filter test [<name>] [--require-all] [--fixtures=DIR]
-  cc-filter trust [<path>]
+  cc-filter trust [<path>] [--yes]
   cc-filter untrust <path>
   cc-filter raw [<file>]
   cc-filter <name> [--exit-code=N]
@@ -27,16 +28,23 @@ Commands:
   which      Which filter a command gets, and why (tier, pattern, key).
   show       A filter's definition and where it comes from.
   test       Run the filters' inline [[test]] cases and fixture cases.
-  trust      Show a project filter file and its risky rules, then record its SHA-256
-             (without <path>: every file of the nearest .ctxcrl/filters/).
+  trust      Show a project filter file, its SHA-256 and its risky rules, ask, then
+             record that SHA-256 in your trusted.json (without <path>: every file of the
+             nearest .ctxcrl/filters/). Without a terminal to ask on, only with --yes.
   untrust    Forget a project filter file's recorded SHA-256.
   raw        Print the raw output of the last filtered run that showed less than the
              command printed (or the kept file <file>, as a [full output: …] line names it).
 
 Options:
   --filter=NAME   Use this filter instead of the catalogue's choice.
+  --then=PIPE     What reads the answer after a pipe, as cc-rewrite writes it: tail:N,
+                  head:N, or several in pipe order (tail:50,head:5). The answer is laid out
+                  for it (for a tail: markers and the [full output: …] hint above the
+                  summary), and the raw output goes through when that cut would lose a fact
+                  of the raw output's cut or not be smaller.
   --exit-code=N   The exit code of the command whose output is piped in; passed to the
                   filter and used as cc-filter's own exit code [default: 0].
+  --yes           trust: record without asking (what was shown is what is trusted).
   --require-all   Fail when a filter has no test case at all.
   --fixtures=DIR  Folder of fixture cases, <DIR>/<filter>/<case>.toml (by default
                   tests/fixtures of a contextcrawler checkout around the current directory
@@ -61,11 +69,12 @@ _COMMANDS = ("run", "list", "which", "show", "test", "trust", "untrust", "raw", 
 
 
 def parse_run(argv: list[str]):
-    """The hand-written fast path for `run [--filter=NAME] [--] <argv>...`: returns
-    (filter name or None, command argv), or None to let docopt decide (help, errors)."""
+    """The hand-written fast path for `run [--filter=NAME] [--then=PIPE] [--] <argv>...`:
+    returns (filter name or None, command argv, --then value or None), or None to let docopt
+    decide (help, errors)."""
     if not argv or argv[0] != "run":
         return None
-    filter_name = None
+    filter_name = then = None
     i = 1
     while i < len(argv):
         word = argv[i]
@@ -78,14 +87,20 @@ def parse_run(argv: list[str]):
         elif word == "--filter" and i + 1 < len(argv):
             filter_name = argv[i + 1]
             i += 2
+        elif word.startswith("--then="):
+            then = word[7:]
+            i += 1
+        elif word == "--then" and i + 1 < len(argv):
+            then = argv[i + 1]
+            i += 2
         elif word.startswith("-"):
             return None
         else:
             break
     command = argv[i:]
-    if not command or (filter_name is not None and not filter_name):
+    if not command or (filter_name is not None and not filter_name) or then == "":
         return None
-    return filter_name, command
+    return filter_name, command, then
 
 
 def parse_pipe(argv: list[str]):
@@ -120,9 +135,9 @@ def with_separator(argv: list[str]) -> list[str]:
         word = argv[i]
         if word == "--":
             return argv
-        if argv[0] == "run" and word.startswith("--filter="):
+        if argv[0] == "run" and word.startswith(("--filter=", "--then=")):
             i += 1
-        elif argv[0] == "run" and word == "--filter":
+        elif argv[0] == "run" and word in ("--filter", "--then"):
             i += 2
         elif word in ("-h", "--help", "--version"):
             return argv
@@ -154,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         if fast is not None:
             from cc_filter import runner
 
-            return runner.run(fast[1], filter_name=fast[0])
+            return runner.run(fast[1], filter_name=fast[0], then=fast[2])
         if argv == ["result"]:
             from cc_filter import result
 
@@ -183,7 +198,7 @@ def _main_slow(argv: list[str]) -> int:
     if args["run"]:
         from cc_filter import runner
 
-        return runner.run(args["<argv>"], filter_name=args["--filter"])
+        return runner.run(args["<argv>"], filter_name=args["--filter"], then=args["--then"])
     if args["list"]:
         return commands.list_filters(show_all=args["--all"], verbose=args["--verbose"])
     if args["which"]:
@@ -198,7 +213,7 @@ def _main_slow(argv: list[str]) -> int:
 
         return result.run_stage()
     if args["trust"]:
-        return commands.trust(args["<path>"])
+        return commands.trust(args["<path>"], yes=args["--yes"])
     if args["untrust"]:
         return commands.untrust(args["<path>"])
     if args["raw"]:

@@ -242,13 +242,25 @@ def _project_files(cwd: str | None) -> list[str]:
     return sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".toml"))
 
 
-def trust(path: str | None, cwd: str | None = None) -> int:
+def trust(path: str | None, cwd: str | None = None, yes: bool = False) -> int:
+    """Show each file (content, SHA-256, risky rules), ask (or --yes), record the SHA-256 that
+    was shown: the bytes read once are the bytes hashed, so a file swapped after the question
+    is not the one trusted."""
     from cc_filter import toml_filter
     from cc_filter import trust as trust_mod
 
+    reason = home.untrusted_home(cwd)
+    if reason:
+        _err(f"cc-filter: not recording trust: {reason}; trust lives in a folder you alone "
+             "control (unset CTXCRL_HOME / XDG_DATA_HOME, or point it outside the project)")
+        return 1
     paths = [path] if path else _project_files(cwd)
     if not paths:
         _err("cc-filter: no project filter files (.ctxcrl/filters/*.toml) found from here")
+        return 1
+    if not yes and not _can_ask():
+        _err("cc-filter: trust asks before it records anything, and there is no terminal to "
+             "ask on: review the file(s), then run cc-filter trust --yes")
         return 1
     code = 0
     for p in paths:
@@ -258,10 +270,12 @@ def trust(path: str | None, cwd: str | None = None) -> int:
             continue
         with open(p, "rb") as f:
             data = f.read()
+        digest = trust_mod.sha256_of(data)
         _print(f"=== {os.path.abspath(p)}")
         sys.stdout.write(data.decode("utf-8", "replace"))
         if not data.endswith(b"\n"):
             _print()
+        _print(f"--- sha256 {digest}")
         try:
             import tomllib
 
@@ -275,12 +289,37 @@ def trust(path: str | None, cwd: str | None = None) -> int:
         _print("--- risky rules (they change or hide what the agent sees):")
         for risk in risks or ["none"]:
             _print(f"  {risk}")
-        digest = trust_mod.sha256_of(data)
+        shown = home.short_path(os.path.abspath(p))
+        if not yes and not _confirm(f"trust {shown} (sha256 {digest[:16]}…)? [y/N] "):
+            _print(f"not trusted: {shown}")
+            code = 1
+            continue
         files = trust_mod.load()
         files[os.path.abspath(p)] = digest
-        trust_mod.save(files)
-        _print(f"trusted {home.short_path(os.path.abspath(p))} (sha256 {digest[:16]}…)")
+        try:
+            trust_mod.save(files)
+        except OSError as exc:
+            _err(f"cc-filter: {exc}")
+            return 1
+        _print(f"trusted {shown} (sha256 {digest[:16]}…)")
     return code
+
+
+def _can_ask() -> bool:
+    try:
+        return os.isatty(0)
+    except OSError:
+        return False
+
+
+def _confirm(question: str) -> bool:
+    sys.stdout.write(question)
+    sys.stdout.flush()
+    try:
+        answer = sys.stdin.readline()
+    except (OSError, ValueError, KeyboardInterrupt):
+        return False
+    return answer.strip().lower() in ("y", "yes")
 
 
 def untrust(path: str) -> int:
@@ -313,7 +352,17 @@ def raw(name: str | None = None) -> int:
                  + ("" if policy.enabled and policy.mode != "never" else
                     " ([tee] is turned off in config.toml)"))
         else:
-            _err(f"cc-filter: no kept output {name!r} (tee files: {home.short_path(policy.dir())})")
+            gone = (tee.expired(os.path.dirname(path), os.path.basename(path))
+                    or tee.expired(policy.dir(), os.path.basename(path)))
+            if gone is not None:
+                import time
+
+                when = time.strftime("%Y-%m-%d %H:%M:%S %Z", time.localtime(gone[0]))
+                _err(f"cc-filter: {name} expired on {when} ({gone[1]}); tee files are kept "
+                     "by [tee] max_age_days and max_total_size in config.toml")
+            else:
+                _err(f"cc-filter: no kept output {name!r} "
+                     f"(tee files: {home.short_path(policy.dir())})")
         return 1
     except OSError as exc:
         _err(f"cc-filter: cannot read {home.short_path(path)}: {exc.strerror}")

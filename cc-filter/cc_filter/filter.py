@@ -1,6 +1,6 @@
 """The protocol every Python filter follows.
 
-A filter only transforms lines. The runner (runner.py) owns every safety rule of DESIGN §6.2
+A filter only transforms lines. The runner (runner.py) owns every safety rule of ARCHITECTURE §6.2
 (exit code, never worse, never empty, failures visible, tee, tracking), so a filter never
 re-implements them.
 
@@ -39,7 +39,7 @@ class Filter:
     match_command: str = ""
     description: str = ""
     #: Short text printed when the filtered output would be empty but the raw was not
-    #: (DESIGN §6.2 rule 5), e.g. "ok main" for a push. None: the runner decides.
+    #: (ARCHITECTURE §6.2 rule 5), e.g. "ok main" for a push. None: the runner decides.
     on_empty: str | None = None
     #: Set to True when output was left out without an omission marker (see above).
     dropped: bool = False
@@ -50,7 +50,7 @@ class Filter:
     @classmethod
     def inject(cls, argv: list[str]) -> list[str]:
         """Arguments to run instead of `argv`. May only change the answer's encoding
-        (`--porcelain`, `--json`), never its scope (DESIGN §6.2 rule 11)."""
+        (`--porcelain`, `--json`), never its scope (ARCHITECTURE §6.2 rule 11)."""
         return argv
 
     def feed(self, line: str):
@@ -76,7 +76,7 @@ class Filter:
         yield from self.finish(exit_code)
 
 
-#: Arguments a filter may add with `inject` (DESIGN §6.2 rule 11): they change how the answer
+#: Arguments a filter may add with `inject` (ARCHITECTURE §6.2 rule 11): they change how the answer
 #: is encoded, never what it covers. Anything else is refused by the runner.
 REENCODING_ARGS = frozenset({
     "--porcelain", "--porcelain=v1", "--porcelain=v2", "--branch", "-b", "-z",

@@ -1,4 +1,4 @@
-"""The runner's safety rules, in one place (DESIGN §6.2 rules 2-8).
+"""The runner's safety rules, in one place (ARCHITECTURE §6.2 rules 2-8).
 
 `OutputGuard` takes a command's combined raw output as bytes, in whatever chunks they arrive,
 turns it into lines for the filter as it goes, and at the end decides what the agent sees:
@@ -146,6 +146,8 @@ class OutputGuard:
         self.streaming: str | None = None  # "filtered" | "raw" once a long run streams
         self.streamed = 0  # bytes of the answer already written to the sink
         self.reader_gone = False
+        #: what reads the answer after the pipe (consumer.parse: (("tail", 20),)), or None
+        self.consumer = None
 
     # -- input --------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -293,7 +295,8 @@ class OutputGuard:
                 self.streaming = "off"  # its raw output must never be shown
                 return
             self.streaming = "raw"
-        elif redacts or estimate_tokens(self.out_chars) < estimate_tokens(len(self.raw)):
+        elif redacts or (estimate_tokens(self.out_chars) < estimate_tokens(len(self.raw))
+                         and self._head_fits_so_far()):
             # raw bytes, not raw_chars: an unfinished (maybe huge) line counts too
             self.streaming = "filtered"
         else:
@@ -311,6 +314,22 @@ class OutputGuard:
             keep = self.tee_policy.max_file_size if self.tee_policy is not None else 0
             self.raw = HeadTailBuffer(self.raw, keep)
 
+    def _head_fits_so_far(self) -> bool:
+        """With a `head` after the pipe: do the answer's lines so far already fill its cut,
+        keeping the raw cut's facts in fewer tokens? (Else the raw output streams.)"""
+        if not self.consumer:
+            return True
+        from cc_filter import consumer
+
+        stages = self.consumer
+        ours = consumer.apply_buffer(stages, self.out)
+        if ours.count(b"\n") < stages[0][1]:
+            return False  # the cut is not written yet: its last lines are unknown
+        raw = consumer.apply_buffer(stages, self.raw).decode("utf-8", "replace")
+        ours_text = ours.decode("utf-8", "replace")
+        return (not consumer.missing_facts(raw, ours_text, self.filter_name == "grep")
+                and estimate_tokens(len(ours_text)) < estimate_tokens(len(raw)))
+
     def _write(self, data: bytes) -> None:
         if self.reader_gone:
             return
@@ -321,6 +340,12 @@ class OutputGuard:
 
     # -- the decision -------------------------------------------------------------------
     def finish(self, exit_code: int) -> Outcome:
+        outcome = self._finish(exit_code)
+        if self.consumer:
+            self.fit_consumer(outcome)
+        return outcome
+
+    def _finish(self, exit_code: int) -> Outcome:
         if self.streaming == "raw":
             return self._decide_raw_streamed(exit_code)
         if self.streaming == "filtered" and not self.streamed:
@@ -343,6 +368,46 @@ class OutputGuard:
         if getattr(self.filter, "dropped", False):
             self.dropped = True
         return self._decide(exit_code)
+
+    # -- after the pipe (cc_filter.consumer) ----------------------------------------------
+    def fit_consumer(self, o: Outcome) -> None:
+        """The answer as its consumer (`| tail -20`) will cut it: laid out for a tail, then
+        kept only when the cut shows every fact of the raw output's cut and is smaller; else
+        the raw output goes through. The tracked figures become the two cuts' sizes."""
+        from cc_filter import consumer
+
+        stages = self.consumer
+        raw_cut = consumer.apply_buffer(stages, self.raw)
+        raw_chars = len(raw_cut.decode("utf-8", "replace"))
+        if o.mode != "filtered":
+            o.raw_chars = o.output_chars = raw_chars
+            return
+        text = o.text()
+        if o._skip or self.redacts:  # already written, or must never be raw: measured only
+            o.raw_chars = raw_chars
+            o.output_chars = len(consumer.apply(stages, text.encode("utf-8", "replace"))
+                                 .decode("utf-8", "replace"))
+            return
+        if stages[0][0] == "tail":
+            text = consumer.for_tail(text)
+        data = text.encode("utf-8", "replace")
+        ours_cut = consumer.apply(stages, data).decode("utf-8", "replace")
+        missing = consumer.missing_facts(raw_cut.decode("utf-8", "replace"), ours_cut,
+                                         every_line=self.filter_name == "grep")
+        o.raw_chars = raw_chars
+        if missing or estimate_tokens(len(ours_cut)) >= estimate_tokens(raw_chars):
+            o.mode = "raw"
+            o.reasons.append("consumer-facts" if missing else "consumer-never-worse")
+            o.output_chars = raw_chars
+            return
+        out = SpillBuffer()
+        out.write(data)
+        o._out = out
+        self.out.close()
+        self.out = out
+        o._tail_text = o._hint = ""
+        o.reasons.append("consumer")
+        o.output_chars = len(ours_cut)
 
     def _decide(self, exit_code: int) -> Outcome:
         o = Outcome()

@@ -1,4 +1,4 @@
-"""`cc-filter result`: filter a command's result after it ran (DESIGN §3's second pipeline).
+"""`cc-filter result`: filter a command's result after it ran (ARCHITECTURE §3's second pipeline).
 
 For agents whose post-execution hook can replace what the model receives (OpenCode, Copilot
 CLI), `cc-hook decode` turns the agent's result into a **result record** and this stage

@@ -1,6 +1,6 @@
 """`cc-filter run` and `cc-filter <name>`: run a command (or read a pipe), filter, track.
 
-The runner owns the process side of DESIGN §6.2; guard.py owns the output rules.
+The runner owns the process side of ARCHITECTURE §6.2; guard.py owns the output rules.
 - The child is spawned with `os.posix_spawnp`, its stdout and stderr both on one pipe (so the
   filter sees them in the order they were written), stdin inherited. Exit code: the child's;
   a signal N gives 128+N; not found 127 and not executable 126, each with a one-line message.
@@ -156,7 +156,10 @@ def _wait_writable(fd: int) -> None:
 
 def track(*, argv, key, filter_name, mode, exit_code, raw_chars, output_chars, started,
           tee_path=None) -> None:
-    """Append this run's spool record; never raises (DESIGN §6.2 rule 9)."""
+    """Append this run's spool record; never raises (ARCHITECTURE §6.2 rule 9). Not with
+    CTXCRL_NO_TRACKING set (`cc-hook test --run`: a trial, not one of the agent's runs)."""
+    if os.environ.get("CTXCRL_NO_TRACKING", "") not in ("", "0"):
+        return
     try:
         from ctxcrl import config, spool
 
@@ -193,10 +196,21 @@ def passthrough(argv: list[str], *, key: str, started: float) -> int:
     return code
 
 
-def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = None) -> int:
-    """`cc-filter run [--filter=NAME] <argv>...`; returns the exit code to exit with."""
+def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = None,
+        then: str | None = None) -> int:
+    """`cc-filter run [--filter=NAME] [--then=PIPE] <argv>...`; returns the exit code to exit
+    with. `then`: what reads the answer after the pipe (cc_filter.consumer)."""
     started = time.perf_counter()
     key = keys.key_of(argv)
+    stages = None
+    if then is not None:
+        from cc_filter import consumer
+
+        stages = consumer.parse(then)
+        if stages is None:  # a typo must not run the command some other way than asked
+            _stderr(f"cc-filter: --then={then!r} is not tail:N, head:N or several of them "
+                    "joined by commas; nothing run")
+            return EXIT_USAGE
     if os.environ.get("CTXCRL_DISABLED", "") not in ("", "0"):
         return passthrough(argv, key=key, started=started)
     if filter_name:
@@ -214,7 +228,7 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
                 entry = None  # not found: the passthrough reports it as the shell would
     if entry is None:
         return passthrough(argv, key=key, started=started)
-    return run_filtered(argv, entry, key=key, started=started)
+    return run_filtered(argv, entry, key=key, started=started, consumer=stages)
 
 
 def _make_guard(entry, argv: list[str]):
@@ -252,9 +266,11 @@ def _write_stdout(data: bytes) -> bool:
         return False
 
 
-def run_filtered(argv: list[str], entry, *, key: str, started: float) -> int:
+def run_filtered(argv: list[str], entry, *, key: str, started: float, consumer=None) -> int:
     guard, run_argv = _make_guard(entry, argv)
-    guard.sink = _write_stdout
+    guard.consumer = consumer
+    if consumer is None or consumer[0][0] == "head":
+        guard.sink = _write_stdout  # a tail reads to the end: the answer waits to be laid out
     read_fd, write_fd = os.pipe()
     with SignalForwarding() as forwarding:
         try:

@@ -2,7 +2,7 @@
 
 The runner keeps a command's raw output (for the never-worse fallback and the tee file) and
 the filtered output (printed at the end, once the safety rules have decided) in these, so
-memory stays bounded however much a command prints (DESIGN §6.2 rule 3). Small outputs — the
+memory stays bounded however much a command prints (ARCHITECTURE §6.2 rule 3). Small outputs — the
 common case, and `cc-filter run true` — never touch the disk.
 
 Imports nothing heavy: `tempfile` is imported only on the first spill.

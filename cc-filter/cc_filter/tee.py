@@ -1,20 +1,39 @@
-"""The tee directory: raw output kept on disk when the agent was shown less (DESIGN §6.2 rule 7).
+"""The tee directory: raw output kept on disk when the agent was shown less (ARCHITECTURE §6.2 rule 7).
 
 A tee file is written when output was dropped (a cap or an omission marker) or when a command
 failed with more than `[tee] min_size` bytes of output (mode "failures", the default); mode
 "always" keeps every filtered run's raw output, "never" (or `enabled = false`) none. Files are
 0600 in a 0700 directory, named `<unix time>_<command words>.log`, each at most
 `max_file_size` bytes (default 16 MiB; the middle of a larger output is cut, head and tail
-kept, and both the file and the hint say so), and only the newest `max_files` are kept. The agent
-gets one last line: `[full output: ~/…/tee/<file>]`.
+kept, and both the file and the hint say so). The agent gets one last line:
+`[full output: ~/…/tee/<file>]`.
+
+Retention is by age and total size, not by count (`sweep`, after each new file): files older
+than `max_age_days` (default 7) go, then the oldest until all of them hold at most
+`max_total_size` bytes (default 500 MB; an integer of bytes, or "500MB", "2GiB" …); `max_files`
+(default 10000) is only a ceiling against a flood of tiny files. The file just written is never
+removed, so a hint always names a file that exists. Each removed name is recorded in
+`tee/expired.tsv` (name, when, why; the newest EXPIRED_KEEP names), so `cc-filter raw` on an
+expired hint says it expired and when, instead of "no such file".
 
 Besides, every filtered run that showed the agent less than its raw output leaves that raw
 output in `tee/last.raw` (replaced by the next such run, not rotated, same size bound), so
 `cc-filter raw` can always print what the last run dropped, hint or not.
 
 Writing a tee file must never break a command: every error is swallowed (no hint then).
+
+The tee directory holds what a command printed, so nobody else may steer or read it. Every
+file is opened O_CREAT|O_EXCL|O_NOFOLLOW, 0600 (a name someone planted, a symlink included,
+is never written through), and before each write every component of the directory's path is
+checked with lstat, following no link (`unsafe_reason`): a symbolic link (bar a root-owned
+one directly under `/`, as macOS's /var and /tmp), a directory owned by another user, or one
+others may write to (bar a root-owned sticky one such as /tmp) makes it unsafe. Then the file
+goes to the private fallback directory in $TMPDIR, or, when that cannot be had either, no tee
+file is written; either is said in one stderr line (once per directory and reason). The
+command's output and exit code are never touched by any of it.
 """
 import os
+import stat
 import time
 
 from ctxcrl import home
@@ -27,20 +46,41 @@ MAX_FILE_SIZE = 16 * 1024 * 1024
 #: The raw output of the last filtered run that dropped anything (`cc-filter raw`).
 LAST_NAME = "last.raw"
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.")
+#: How every tee file is opened: a new file only, never through a symbolic link.
+OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+_MAX_NAME_TRIES = 100
+MAX_AGE_DAYS = 7
+MAX_TOTAL_SIZE = 500 * 1000 * 1000
+MAX_FILES = 10000
+EXPIRED_NAME = "expired.tsv"
+#: Names kept in expired.tsv (a few hundred KB at most); older ones are forgotten.
+EXPIRED_KEEP = 2000
+_UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000 ** 2, "mb": 1000 ** 2,
+          "mib": 1024 ** 2, "g": 1000 ** 3, "gb": 1000 ** 3, "gib": 1024 ** 3}
+
+
+class UnsafeDirectory(OSError):
+    """A tee directory others could steer or read (`unsafe_reason` says how)."""
 
 
 class TeePolicy:
     """The `[tee]` settings, validated once."""
 
-    __slots__ = ("enabled", "mode", "min_size", "max_files", "max_file_size", "directory")
+    __slots__ = ("enabled", "mode", "min_size", "max_files", "max_file_size", "max_age_days",
+                 "max_total_size", "directory")
 
-    def __init__(self, enabled=True, mode="failures", min_size=500, max_files=20,
-                 max_file_size=MAX_FILE_SIZE, directory=None):
+    def __init__(self, enabled=True, mode="failures", min_size=500, max_files=MAX_FILES,
+                 max_file_size=MAX_FILE_SIZE, max_age_days=MAX_AGE_DAYS,
+                 max_total_size=MAX_TOTAL_SIZE, directory=None):
         self.enabled = bool(enabled)
         self.mode = mode if mode in MODES else "failures"
         self.min_size = _int(min_size, 500)
-        self.max_files = max(1, _int(max_files, 20))
+        self.max_files = max(1, _int(max_files, MAX_FILES))
         self.max_file_size = max(1024, _int(max_file_size, MAX_FILE_SIZE))
+        age = max_age_days
+        ok_age = isinstance(age, (int, float)) and not isinstance(age, bool) and age > 0
+        self.max_age_days = age if ok_age else MAX_AGE_DAYS
+        self.max_total_size = max(1024, size_bytes(max_total_size, MAX_TOTAL_SIZE))
         self.directory = directory
 
     @classmethod
@@ -50,7 +90,8 @@ class TeePolicy:
 
             section = config.section("tee")
         return cls(**{k: section[k] for k in ("enabled", "mode", "min_size", "max_files",
-                                              "max_file_size") if k in section})
+                                              "max_file_size", "max_age_days",
+                                              "max_total_size") if k in section})
 
     def wants(self, *, dropped: bool, failed: bool, raw_size: int, changed: bool) -> bool:
         """Should this run's raw output be kept?"""
@@ -69,6 +110,20 @@ def _int(value, default: int) -> int:
     return value if ok else default
 
 
+def size_bytes(value, default: int) -> int:
+    """A size from config.toml: bytes as an integer, or a string such as "500MB", "2 GiB"."""
+    if isinstance(value, str):
+        text = value.strip().lower().replace(" ", "")
+        digits = text.rstrip("abcdefghijklmnopqrstuvwxyz")
+        unit = _UNITS.get(text[len(digits):])
+        try:
+            number = float(digits)
+        except ValueError:
+            return default
+        return int(number * unit) if unit and number >= 0 else default
+    return _int(value, default)
+
+
 def file_name(argv: list[str], now: float | None = None) -> str:
     words = []
     for word in argv[:3]:
@@ -85,8 +140,11 @@ def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
     `cut_bytes(raw, policy)` tells whether (and how much of) its middle was left out.
     When the tee directory cannot be written (an agent's sandbox), the file goes to the
     fallback directory in $TMPDIR instead, which is said once on stderr."""
+    unsafe = None
     try:
         return _write_in(_private_dir(policy.dir()), raw, argv, policy)
+    except UnsafeDirectory as exc:
+        unsafe = exc
     except OSError as exc:
         if exc.errno not in NOT_WRITABLE:
             return None
@@ -95,12 +153,39 @@ def write(raw, argv: list[str], policy: TeePolicy) -> str | None:
     try:
         fallback = home.fallback_dir()
         if fallback is None:
+            if unsafe is not None:
+                _say_unsafe(policy.dir(), str(unsafe), None)
             return None
         path = _write_in(_private_dir(os.path.join(fallback, "tee")), raw, argv, policy)
-        home.announce_fallback(fallback)
+        if unsafe is not None:
+            _say_unsafe(policy.dir(), str(unsafe), fallback)
+        else:
+            home.announce_fallback(fallback)
         return path
     except Exception:
+        if unsafe is not None:
+            _say_unsafe(policy.dir(), str(unsafe), None)
         return None
+
+
+def _say_unsafe(directory: str, reason: str, fallback: str | None) -> None:
+    """One stderr line, once per unsafe directory and reason (a marker in the fallback
+    directory remembers it; without one, the line comes every time: still one line)."""
+    where = (f"tee files go to {fallback}/tee instead" if fallback
+             else "no tee file is written")
+    line = f"ctxcrl: not using tee directory {home.short_path(directory)}: {reason}; {where}\n"
+    if fallback:
+        import zlib
+
+        marker = os.path.join(fallback, f".unsafe-{zlib.crc32(line.encode()):08x}")
+        try:
+            os.close(os.open(marker, OPEN_FLAGS, 0o600))
+        except OSError:
+            return
+    try:
+        os.write(2, line.encode())
+    except OSError:
+        pass
 
 
 def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
@@ -109,10 +194,12 @@ def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
     n = 1
     while True:
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = os.open(path, OPEN_FLAGS, 0o600)
             break
         except FileExistsError:
             n += 1
+            if n > _MAX_NAME_TRIES:
+                raise
             path = os.path.join(directory, f"{stem}~{n}.log")
     try:
         _write_bounded(fd, raw, policy.max_file_size)
@@ -121,7 +208,7 @@ def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
         raise
     finally:
         os.close(fd)
-    rotate(directory, policy.max_files)
+    sweep(directory, policy, keep=os.path.basename(path))
     return path
 
 
@@ -145,7 +232,11 @@ def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None
                     os.unlink(part)
                 except OSError:
                     pass
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            fd = os.open(part, OPEN_FLAGS, 0o600)
+        except FileExistsError:  # left by a killed run of the same pid, or planted: not ours
+            os.unlink(part)  # unlinks a symlink itself, never its target
+            fd = os.open(part, OPEN_FLAGS, 0o600)
         try:
             _write_bounded(fd, raw, policy.max_file_size)
         except BaseException:
@@ -170,16 +261,59 @@ def cut_bytes(raw, policy: TeePolicy) -> int:
 
 
 def _private_dir(directory: str) -> str:
-    """Create the tee directory 0700, or tighten our own existing one to 0700 — but never a
-    shared sticky directory such as /tmp that CTXCRL_TEE_DIR might name."""
+    """Create the tee directory 0700, or tighten our own existing one to 0700, then check its
+    whole path (`unsafe_reason`); raises UnsafeDirectory when others could steer it."""
+    directory = os.path.abspath(directory)
     home.ensure_private_dir(directory)
     try:
-        st = os.stat(directory)
-        if st.st_uid == os.getuid() and not st.st_mode & 0o1000 and st.st_mode & 0o077:
-            os.chmod(directory, 0o700)
-    except OSError:
+        st = os.lstat(directory)
+        if (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+                and not st.st_mode & stat.S_ISVTX and st.st_mode & 0o077):
+            os.chmod(directory, 0o700, follow_symlinks=False)
+    except (OSError, NotImplementedError):
         pass
+    reason = unsafe_reason(directory)
+    if reason is not None:
+        raise UnsafeDirectory(reason)
     return directory
+
+
+def unsafe_reason(directory: str) -> str | None:
+    """Why `directory` is no place for tee files, or None. Every component is looked at with
+    lstat, from `/` down, following no link: each must be a directory owned by us or root,
+    not writable by others — a root-owned sticky one (/tmp) and a group-writable one of our
+    own primary group (the user-private-group convention) excepted — and the directory
+    itself must be ours and open to nobody else. A symbolic link is refused, except a
+    root-owned one directly under `/` (macOS's /var, /tmp), which is followed."""
+    uid = os.getuid()
+    current = "/"
+    parts = [p for p in os.path.abspath(directory).split(os.sep) if p]
+    for depth, name in enumerate(parts):
+        path = os.path.join(current, name)
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            return f"{path}: {exc.strerror}"
+        if stat.S_ISLNK(st.st_mode):
+            if depth == 0 and st.st_uid == 0:
+                current = os.path.realpath(path)
+                continue
+            return f"{path} is a symbolic link"
+        if not stat.S_ISDIR(st.st_mode):
+            return f"{path} is not a directory"
+        if st.st_uid not in (uid, 0):
+            return f"{path} belongs to another user (uid {st.st_uid})"
+        last = depth == len(parts) - 1
+        if last and st.st_uid != uid:
+            return f"{path} is not ours (uid {st.st_uid})"
+        others_write = st.st_mode & 0o002
+        group_write = st.st_mode & 0o020 and st.st_gid != os.getgid()
+        if last and st.st_mode & 0o077:
+            return f"{path} is open to others (mode {stat.S_IMODE(st.st_mode):04o})"
+        if (others_write or group_write) and not (st.st_mode & stat.S_ISVTX and st.st_uid == 0):
+            return f"{path} is writable by others (mode {stat.S_IMODE(st.st_mode):04o})"
+        current = path
+    return None
 
 
 def _write_bounded(fd: int, raw, limit: int) -> None:
@@ -202,22 +336,92 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def rotate(directory: str, max_files: int) -> None:
-    """Keep the newest `max_files` tee files (by mtime, then name)."""
+def sweep(directory: str, policy: TeePolicy, keep: str | None = None,
+          now: float | None = None) -> list[str]:
+    """Remove the tee files `policy` no longer keeps (by age, then total size, then the
+    count ceiling), oldest first, never `keep`; record each in expired.tsv. Returns the
+    names removed."""
+    now = time.time() if now is None else now
     entries = []
     with os.scandir(directory) as it:
         for entry in it:
             if entry.name.endswith(".log") and entry.is_file(follow_symlinks=False):
                 try:
-                    entries.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+                    st = entry.stat(follow_symlinks=False)
                 except OSError:
-                    pass
-    entries.sort(reverse=True)
-    for _, name in entries[max_files:]:
+                    continue
+                entries.append((st.st_mtime, entry.name, st.st_size))
+    entries.sort(reverse=True)  # newest first
+    oldest_kept = now - policy.max_age_days * 86400
+    total = 0
+    gone = []
+    for count, (mtime, name, size) in enumerate(entries, 1):
+        if name != keep:
+            reason = None
+            if mtime < oldest_kept:
+                reason = f"older than [tee] max_age_days = {policy.max_age_days}"
+            elif total + size > policy.max_total_size:
+                reason = f"over [tee] max_total_size = {policy.max_total_size} bytes"
+            elif count > policy.max_files:
+                reason = f"over [tee] max_files = {policy.max_files}"
+            if reason is not None:
+                try:
+                    os.unlink(os.path.join(directory, name))
+                except OSError:
+                    continue
+                gone.append((name, reason))
+                continue
+        total += size
+    if gone:
+        _record_expired(directory, gone, now)
+    return [name for name, _reason in gone]
+
+
+def _record_expired(directory: str, gone, now: float) -> None:
+    """Append `name<TAB>unix time<TAB>why` lines to expired.tsv; past EXPIRED_KEEP lines,
+    the older half is dropped (rewritten aside, then renamed)."""
+    path = os.path.join(directory, EXPIRED_NAME)
+    lines = "".join(f"{name}\t{int(now)}\t{reason}\n" for name, reason in gone).encode()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
         try:
-            os.unlink(os.path.join(directory, name))
-        except OSError:
-            pass
+            _write_all(fd, lines)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if size > EXPIRED_KEEP * 32:  # no line is shorter: it may hold over EXPIRED_KEEP
+            with open(path, "rb") as f:
+                kept = f.read().splitlines(keepends=True)
+            if len(kept) <= EXPIRED_KEEP:
+                return
+            kept = kept[-EXPIRED_KEEP // 2:]  # the newer half
+            part = f"{path}.{os.getpid()}"
+            fd = os.open(part, OPEN_FLAGS, 0o600)
+            try:
+                _write_all(fd, b"".join(kept))
+            finally:
+                os.close(fd)
+            os.replace(part, path)
+    except OSError:
+        pass  # a missing record only makes `cc-filter raw` less precise
+
+
+def expired(directory: str, name: str) -> tuple[float, str] | None:
+    """(when, why) the tee file `name` was removed, from expired.tsv; None if not recorded."""
+    try:
+        with open(os.path.join(directory, EXPIRED_NAME), "rb") as f:
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    for line in reversed(lines):
+        fields = line.split("\t")
+        if len(fields) == 3 and fields[0] == name:
+            try:
+                return float(fields[1]), fields[2]
+            except ValueError:
+                return None
+    return None
 
 
 def hint(path: str, cut: int = 0) -> str:

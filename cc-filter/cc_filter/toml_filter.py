@@ -1,4 +1,4 @@
-"""Declarative filters: the TOML DSL of DESIGN §6.3.
+"""Declarative filters: the TOML DSL of ARCHITECTURE §6.3.
 
 `parse_filter_file(path, data)` validates one filter file (unknown keys are an error naming the
 file and the key; regexes are compiled and checked for exponential backtracking) and returns a
@@ -15,7 +15,7 @@ words when it sets `omitted_as` (`... (12 progress lines omitted)`); a match_out
 message that replaces the output is followed by `... (N lines omitted)` for the lines it
 replaced. So the runner keeps the raw output in the tee dir and points to it.
 
-Decisions where DESIGN is silent (see the README):
+Decisions where the design is silent (see the README):
 - match_output patterns and their `unless` are searched line by line (a pattern cannot span
   lines, so the whole output never has to sit in memory); a pattern containing a newline is
   rejected. The first rule (in file order) whose pattern matched some line and whose `unless`

@@ -1,9 +1,12 @@
-"""Trust for project filters (DESIGN §6.4): SHA-256 pins in `trusted.json`.
+"""Trust for project filters (ARCHITECTURE §6.4): SHA-256 pins in `trusted.json`.
 
 A project's `.ctxcrl/filters/*.toml` can hide errors or rewrite what the agent sees, so such a
 file is used only after `cc-filter trust` recorded its SHA-256; editing the file revokes it
-(the hash no longer matches). `CTXCRL_TRUST_PROJECT_FILTERS=1` trusts every project filter,
-but only in CI: `CI` set and stdin not a terminal.
+(the hash no longer matches). Nothing in the environment trusts a filter: the pins are read
+only from a data folder the user alone controls (`ctxcrl.home.trusted_home()`: not inside the
+project, owned by the user, not writable by others), and `trusted.json` itself must be the
+user's and not writable by others. (A CI job that wants its project's filters runs
+`cc-filter trust --yes` in a step of its own.)
 
 `trusted.json` is `{"version": 1, "files": {"<absolute path>": "<sha256 hex>"}}`, written
 atomically with mode 0600. `json` is imported only here, and this module only when a project
@@ -29,22 +32,20 @@ def file_sha256(path: str) -> str:
         return sha256_of(f.read())
 
 
-def ci_override() -> bool:
-    """CTXCRL_TRUST_PROJECT_FILTERS=1 counts only in CI (CI set, stdin not a TTY)."""
-    if os.environ.get("CTXCRL_TRUST_PROJECT_FILTERS") != "1" or not os.environ.get("CI"):
-        return False
-    try:
-        return not os.isatty(0)
-    except OSError:
-        return True
-
-
 def load(path: str | None = None) -> dict:
     """The recorded pins: {absolute path: sha256}. A missing or broken file pins nothing."""
     import json
 
+    if path is None:
+        if not home.trusted_home():
+            return {}
+        path = home.trusted_path()
+        reason = home.distrust_reason(path)
+        if reason:
+            home.warn_untrusted_once(reason)
+            return {}
     try:
-        with open(path or home.trusted_path(), encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except (OSError, ValueError):
         return {}
@@ -57,6 +58,10 @@ def load(path: str | None = None) -> dict:
 def save(files: dict, path: str | None = None) -> None:
     import json
 
+    if path is None:
+        reason = home.untrusted_home()
+        if reason:
+            raise OSError(f"not recording trust: {reason}")
     target = path or home.trusted_path()
     home.ensure_private_dir(os.path.dirname(target))
     tmp = f"{target}.{os.getpid()}.tmp"
@@ -69,8 +74,6 @@ def save(files: dict, path: str | None = None) -> None:
 
 def status(path: str, sha256: str) -> str:
     """TRUSTED, UNTRUSTED (never trusted) or CHANGED (trusted, then edited)."""
-    if ci_override():
-        return TRUSTED
     pinned = load().get(os.path.abspath(path))
     if pinned is None:
         return UNTRUSTED

@@ -1,4 +1,4 @@
-"""cc_gate: allow / ask / deny for a shell command from the agent's own rules (DESIGN §5).
+"""cc_gate: allow / ask / deny for a shell command from the agent's own rules (ARCHITECTURE §5).
 
 Library API (the CLI is a thin layer over it; cc-hook may call it in-process):
 - `cc_gate.agents.model(agent)` — that agent's permission model (`agents/<agent>.py`):

@@ -14,7 +14,8 @@ Usage:
 
 Options:
   --agent=NAME   Whose rules apply: claude, codex, copilot, cursor, gemini or opencode
-                 (default: the record's "agent" field, else claude).
+                 (default: the record's "agent" field, else claude; a record that
+                 names another agent is never allowed: its command is asked about).
   --cwd=DIR      Where project settings are looked for when the input has no "cwd"
                  (default: the current directory).
   --list-rules   Print every rule that applies (kind, rule, file) and exit.
@@ -50,13 +51,12 @@ def main(argv=None) -> int:
 
 
 def _answer(opts: dict) -> int:
-    from .agents import AGENTS
+    from .agents import AGENTS, unknown_agent_message
     from .stage import Gate
 
     gate = Gate(agent=opts["--agent"], cwd=opts["--cwd"])
     if gate.bad_agent:
-        sys.stderr.write(f"cc-gate: unknown agent {opts['--agent']!r} "
-                         f"({', '.join(AGENTS)})\n")
+        sys.stderr.write(f"cc-gate: {unknown_agent_message(opts['--agent'], AGENTS)}\n")
         return EXIT_USAGE
     if opts["--list-rules"]:
         return gate.list_rules()

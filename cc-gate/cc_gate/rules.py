@@ -30,16 +30,10 @@ ALLOW = "allow"
 ASK = "ask"
 DENY = "deny"
 
-#: Tool names that mean "a shell command" in each agent's rule syntax.
-SHELL_TOOLS = {
-    "claude": ("Bash",),
-    "codex": ("Bash",),
-    "copilot": ("Bash",),
-    "cursor": ("Shell",),
-    "gemini": ("run_shell_command", "ShellTool"),
-    # `[gate]` rules may be written in any agent's syntax, or as a bare pattern.
-    "any": ("Bash", "Shell", "run_shell_command", "ShellTool"),
-}
+#: The tool names a `[gate]` rule of contextcrawler's own config may be written with (the
+#: rule syntax of Claude Code, Cursor or Gemini CLI), besides a bare pattern. Each agent's own
+#: files use its module's SHELL_TOOLS.
+CONFIG_SHELL_TOOLS = ("Bash", "Shell", "run_shell_command", "ShellTool")
 
 
 class Rule:
@@ -62,7 +56,7 @@ class Rule:
         return f"{self.kind} rule {self.text} in {self.source}"
 
 
-def shell_pattern(entry, tools=SHELL_TOOLS["any"], bare_ok: bool = False):
+def shell_pattern(entry, tools=CONFIG_SHELL_TOOLS, bare_ok: bool = False):
     """The command pattern of a settings entry, or None when the entry is about another tool.
 
     `Bash(git status)` → `git status`; `Bash` and `Bash()` → `*`. With `bare_ok`, text that is
@@ -354,7 +348,7 @@ def add_config(rules: RuleSet) -> None:
     if not isinstance(gate, dict):
         return
     source = f"[gate] of {display_path(home.config_path())}"
-    tools = SHELL_TOOLS["any"]
+    tools = CONFIG_SHELL_TOOLS
     rules.add(DENY, gate.get("deny"), tools, source, bare_ok=True)
     rules.add(ASK, gate.get("ask"), tools, source, bare_ok=True)
     rules.add(ALLOW, gate.get("allow"), tools, source, bare_ok=True)

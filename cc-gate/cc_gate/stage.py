@@ -10,7 +10,7 @@ import sys
 from cc_peel import record
 from cc_peel.peeling import configured_prefixes
 
-from .agents import AGENTS, model
+from .agents import AGENTS, UnknownAgent, load_rules, model
 from .decision import EXIT_BY_DECISION, GateDecision
 
 DECISION_ORDER = {"allow": 0, "ask": 1, "deny": 2}
@@ -33,7 +33,7 @@ class Gate:
         key = (agent, cwd)
         rules = self._rules.get(key)
         if rules is None:
-            rules = self._rules[key] = model(agent).load_rules(cwd)
+            rules = self._rules[key] = load_rules(agent, cwd)
         if not quiet:
             for warning in rules.warnings:
                 if warning not in self._warned:
@@ -56,13 +56,18 @@ class Gate:
         if self.agent is not None:
             return self.agent
         agent = rec.get("agent") if rec is not None else None
-        return agent if agent in AGENTS else "claude"
+        return "claude" if agent is None else agent
 
     def judge(self, command: str, rec=None):
         try:
             agent = self._agent_for(rec)
             rules = self.rules_for(agent, record.cwd_of(rec, self.cwd))
             return model(agent).decide(command, rules, rec, self.prefixes())
+        except UnknownAgent as exc:  # whose rules apply is unknown: never allow
+            if str(exc) not in self._warned:
+                self._warned.add(str(exc))
+                record.warn("cc-gate", str(exc))
+            return GateDecision("ask", f"{exc}: never auto-allowed")
         except Exception as exc:  # a bug may hide a deny: never allow, let the agent ask
             record.warn("cc-gate", f"internal error {exc!r}")
             return GateDecision("ask", f"internal error ({exc.__class__.__name__}): "

@@ -8,7 +8,7 @@ def dispatch(args: dict) -> int:
         from .install import init
 
         return init(args["--agent"], scope or "global", args["--dry-run"],
-                    link=True if args["--link"] else None)
+                    link=True if args["--link"] else None, coverage=True)
     if args["uninstall"]:
         from .uninstall import uninstall
 
@@ -16,7 +16,7 @@ def dispatch(args: dict) -> int:
     if args["verify"]:
         from .verify import verify
 
-        return verify()
+        return verify(coverage=True)
     if args["status"]:
         from .verify import status
 

@@ -10,7 +10,7 @@ How a stage starts (`stage_launcher`): when the console scripts run this very in
 script starts each stage as `python -I -S -c "<path>; from cc_X.cli import run; run()"` with the
 directories of our packages put on `sys.path` by the script itself. `-S` skips `site` (its
 `.pth` files, `sitecustomize` lookups; about 3 ms of every start, and the hook starts four
-Python processes: DESIGN §9), `-I` keeps the agent's PYTHON* variables and current directory
+Python processes: ARCHITECTURE §9), `-I` keeps the agent's PYTHON* variables and current directory
 out. Otherwise (another interpreter, an unusual shebang) it runs the console scripts. Cold path.
 """
 import hashlib
@@ -22,7 +22,10 @@ import sysconfig
 
 from ctxcrl import home
 
-HOOK_VERSION = 6
+HOOK_VERSION = 7
+PINNED_ENV_VERSION = 6
+"""From this version on the script pins CTXCRL_HOME and CTXCRL_FILTER_BIN (`verify` FAILs an
+older one: there, a project's settings can point them into the project)."""
 """Bump when the script template or the stages' contract changes; `status` warns on older.
 2: the SHA-256 check moved from a `sha256sum` process into `cc-hook decode`.
 3: the script exports `CTXCRL_FILTER_BIN` when init recorded `filter_bin` (a broken config.toml
@@ -34,14 +37,18 @@ HOOK_VERSION = 6
    its first argument: `pre` (decode | cc-gate | encode: denies only) and `post`
    (decode | cc-filter result | encode).
    Gemini: cc-rewrite runs before cc-gate (the gate judges the rewritten command too), and a
-   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS)."""
+   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS).
+6: the script pins CTXCRL_HOME and CTXCRL_FILTER_BIN to init's values (or unsets them): the
+   agent's environment, which a project can set, no longer chooses them.
+7: Codex's script gets the `post` pipeline too (its PostToolUse registration filters what the
+   pre-execution hook left alone)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
 TOOLS = ("cc-hook", "cc-gate", "cc-rewrite", "cc-filter")
 STAGE_TOOLS = (("cc-hook", "cc_hook"), ("cc-gate", "cc_gate"), ("cc-rewrite", "cc_rewrite"),
                ("cc-filter", "cc_filter"))
-#: The stages of each pipeline a hook may run (DESIGN §3): the parity rewrite before execution,
+#: The stages of each pipeline a hook may run (ARCHITECTURE §3): the parity rewrite before execution,
 #: denies only before execution (agents that filter after it), and the filter after it.
 REWRITE = "rewrite"
 DENY_ONLY = "deny-only"
@@ -211,19 +218,23 @@ def answer_line(stages: list[str], feed: str = "") -> str:
 
 
 def env_lines(filter_bin: str | None = None) -> str:
-    """The script's exported defaults: `CTXCRL_HOME` when init ran with it set, and
-    `CTXCRL_FILTER_BIN` when init found that the agent's shell cannot run a bare `cc-filter`
-    (the same path it writes as `[hooks] filter_bin`): cc-rewrite reads the variable before
-    the config, so a config.toml broken later cannot make it write a `cc-filter` the agent's
-    shell does not find. A value already in the agent's environment wins, as for any run."""
+    """The script's pinned environment: `CTXCRL_HOME` as init ran with it (or unset), and
+    `CTXCRL_FILTER_BIN` as init decided it (the path it writes as `[hooks] filter_bin` when
+    the agent's shell cannot run a bare `cc-filter`), or unset. Pinned, not defaults: the
+    agent's environment can come from the project (Claude Code's settings `env` block), and a
+    value there must not choose where trust is read from nor which program the rewrites run
+    (SECURITY.md). cc-rewrite reads the variable before the config, so a config.toml broken
+    later cannot make it write a `cc-filter` the agent's shell does not find."""
     q = shlex.quote
-    lines = ""
     ctxcrl_home = os.environ.get("CTXCRL_HOME")
     if ctxcrl_home:
-        lines += f"CTXCRL_HOME=${{CTXCRL_HOME:-{q(ctxcrl_home)}}}; export CTXCRL_HOME\n"
+        lines = f"CTXCRL_HOME={q(ctxcrl_home)}; export CTXCRL_HOME\n"
+    else:
+        lines = "unset CTXCRL_HOME\n"
     if filter_bin:
-        lines += (f"{FILTER_BIN_VARIABLE}=${{{FILTER_BIN_VARIABLE}:-{q(filter_bin)}}}; "
-                  f"export {FILTER_BIN_VARIABLE}\n")
+        lines += f"{FILTER_BIN_VARIABLE}={q(filter_bin)}; export {FILTER_BIN_VARIABLE}\n"
+    else:
+        lines += f"unset {FILTER_BIN_VARIABLE}\n"
     return lines
 
 
@@ -330,14 +341,17 @@ def tools_in(text: str) -> list[str]:
 
 def filter_bin_in(text: str) -> str | None:
     """The cc-filter path a rendered script exports for the rewrites (`env_lines`), or None."""
-    start = f"{FILTER_BIN_VARIABLE}=${{{FILTER_BIN_VARIABLE}:-"
     for line in text.splitlines():
-        if line.startswith(start):
-            try:
-                words = shlex.split(line[len(start):].partition("}")[0], posix=True)
-            except ValueError:
-                return None
-            return words[0] if len(words) == 1 else None
+        for start in (f"{FILTER_BIN_VARIABLE}=${{{FILTER_BIN_VARIABLE}:-",  # versions 3-5
+                      f"{FILTER_BIN_VARIABLE}="):
+            if line.startswith(start):
+                value = line[len(start):]
+                value = value.partition("}")[0] if "${" in start else value.partition(";")[0]
+                try:
+                    words = shlex.split(value, posix=True)
+                except ValueError:
+                    return None
+                return words[0] if len(words) == 1 else None
     return None
 
 

@@ -242,9 +242,11 @@ def artifacts_for(agent: str, scope: str, root: str, ctx) -> list:
 # -- init ----------------------------------------------------------------------------------
 
 def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None = None,
-         report: Reporter | None = None, link: bool | None = None) -> int:
+         report: Reporter | None = None, link: bool | None = None,
+         coverage: bool = False) -> int:
     """link: make the cc-filter symlink `filter_path.link_plan` proposes (True), never (False),
-    or ask when stdin and stdout are a terminal (None)."""
+    or ask when stdin and stdout are a terminal (None). coverage: then say, per agent, which
+    typical commands reach the model compacted (coverage.py; the CLI does)."""
     report = report or Reporter()
     agents = _check_agents(agents or ["claude"], report)
     if agents is None:
@@ -307,6 +309,11 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
             "hook_version": hook_script.HOOK_VERSION, "files": files})
     if not dry_run:
         manifest.save()
+        if coverage:
+            from .coverage import for_installs
+
+            for_installs([i for i in manifest.installs if i.get("agent") in agents],
+                         report.say, cwd)
         if any(a in HOOK_AGENTS for a in agents) and not failures:
             report.say(f"Check it: cc-hook test {next(a for a in agents if a in HOOK_AGENTS)} "
                        "'git status'")

@@ -1,7 +1,7 @@
 """What the agent will do with the hook's answer, in words, for `cc-hook test`.
 
 Read from the answer the hook actually gave, in each agent's own answer format (never from a
-second guess of the rules), with what each client does with that answer (DESIGN §8, measured
+second guess of the rules), with what each client does with that answer (ARCHITECTURE §8, measured
 on the real clients). Cold path.
 """
 import json

@@ -1,7 +1,7 @@
 """Result records, for the agents that filter after execution (OpenCode, Copilot CLI).
 
 `decode` turns the agent's post-execution event into the record `cc-filter result` reads
-(DESIGN §3's second pipeline): `agent`, `cwd`, `command`, `input`, `exit_code`, the output
+(ARCHITECTURE §3's second pipeline): `agent`, `cwd`, `command`, `input`, `exit_code`, the output
 (`output`, or `output_path`: the agent's file holding it in full), `shown_chars` (the length
 of what the agent would show: the filtered text must be shorter), `event` (what encode needs
 to answer), and the choice of filter — `filter`, `argv`, `key` — that `cc-filter run` would

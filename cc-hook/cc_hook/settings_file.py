@@ -1,4 +1,4 @@
-"""Reading and writing the agents' JSON settings files safely (DESIGN §8 install rules).
+"""Reading and writing the agents' JSON settings files safely (ARCHITECTURE §8 install rules).
 
 Read tolerantly: a UTF-8 BOM is accepted (and kept), an empty file is `{}`. Anything else that
 is not a JSON object is "malformed" and is never written over. Writes keep key order, the

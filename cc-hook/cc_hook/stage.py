@@ -19,7 +19,7 @@ MAX_BODY_BYTES = 1 << 20
 
 SCRIPT_ENV = "CTXCRL_HOOK_SCRIPT"
 """Set by the installed hook script for `decode`: its own path, checked against the SHA-256
-recorded next to it before anything is answered (DESIGN §8: a tampered hook rewrites nothing).
+recorded next to it before anything is answered (ARCHITECTURE §8: a tampered hook rewrites nothing).
 Checking here, in Python, spares the script a hashing process in front of the pipeline."""
 
 _BOM = "\ufeff"
@@ -89,7 +89,9 @@ def run(direction: str, agent: str) -> int:
     if agent not in CODEC_AGENTS:
         from ctxcrl.console import EXIT_USAGE  # not on the hot path
 
-        sys.stderr.write(f"cc-hook: unknown agent {agent!r} (one of: {', '.join(CODEC_AGENTS)})\n")
+        from cc_gate.agents import unknown_agent_message
+
+        sys.stderr.write(f"cc-hook: {unknown_agent_message(agent, CODEC_AGENTS)}\n")
         return EXIT_USAGE
     out = ""
     try:

@@ -174,6 +174,10 @@ def test(agent: str, command: str, cwd: str | None = None,
         outcome = outcome_of(agent, hook.answer, command, after)
         label = home.short_path(hook_command)
     report.say(f"{NAMES.get(agent, agent)} {outcome.words()}")
+    from .coverage import after_approval
+
+    for line in after_approval(agent, command, cwd, outcome):
+        report.say(line)
     report.say("")
     report.say(f"  hook     {label} ({where}), exit {hook.exit_code}, {hook.elapsed_ms:.0f} ms")
     report.say(f"  answer   {hook.answer.strip() or '(none)'}")
@@ -208,7 +212,9 @@ def _run_as_the_agent(outcome, command: str, cwd: str, report: Reporter) -> None
     shell = shutil.which("bash") or "/bin/sh"
     started = time.perf_counter()
     try:
-        done = subprocess.run([shell, "-c", runs], cwd=cwd, stdin=subprocess.DEVNULL,
+        # a trial run, not one of the agent's: cc-filter records nothing for tracking
+        env = dict(os.environ, CTXCRL_NO_TRACKING="1")
+        done = subprocess.run([shell, "-c", runs], cwd=cwd, stdin=subprocess.DEVNULL, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
     except subprocess.TimeoutExpired:
         report.say(f"{heading}: nothing yet; the command ran for more than 10 minutes.")

@@ -5,7 +5,10 @@ verify, per install: FAIL when the hook script (or OpenCode plugin) is missing o
 differs from the recorded one (tampered: the script refuses to rewrite), or the recorded hash
 next to it disagrees; WARN when the registration is gone from the agent's settings, a tool the
 script runs is missing, the hook is older than these tools, or the awareness note was edited;
-PASS otherwise.
+and what the client will really run (client_check.py): FAIL when its settings switch the hook
+off (`disableAllHooks`, `hooksConfig.enabled: false`, `CTXCRL_DISABLED` in an `env` block) or a
+project's `env` sets contextcrawler's variables, WARN for another hook on the same tool or such
+an `env` in the user's own settings; PASS otherwise.
 """
 import os
 
@@ -71,6 +74,11 @@ def check_script(agent: str, manifest: Manifest, finding: Finding) -> None:
 def _check_version(version, finding: Finding, path: str) -> None:
     if version is None:
         finding.warn(f"{_short(path)} has no ctxcrl-hook-version line")
+    elif version < hook_script.PINNED_ENV_VERSION:
+        finding.fail(f"{_short(path)} is hook version {version}: it lets the agent's "
+                     "environment (a project's settings) choose CTXCRL_HOME and "
+                     "CTXCRL_FILTER_BIN; run cc-hook init --agent "
+                     f"{finding.install.get('agent')} again")
     elif version < hook_script.HOOK_VERSION:
         finding.warn(f"{_short(path)} is hook version {version}, older than these tools' "
                      f"{hook_script.HOOK_VERSION}: run cc-hook init --agent "
@@ -132,10 +140,15 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
                 finding.fail(problem)
         elif not artifact.registered(current):
             finding.warn(f"not registered in {_short(artifact.path)} ({artifact.description})")
+    from .client_check import check as check_client
+
+    check_client(install, finding, user_home())  # what the client will really run
     return finding
 
 
-def verify(report: Reporter | None = None) -> int:
+def verify(report: Reporter | None = None, coverage: bool = False) -> int:
+    """coverage: also say, per agent, which typical commands reach the model compacted here
+    (coverage.py; the CLI does)."""
     report = report or Reporter()
     manifest = Manifest.load()
     if not manifest.installs:
@@ -149,6 +162,10 @@ def verify(report: Reporter | None = None) -> int:
             report.say(f"      {problem}")
         if finding.status == FAIL or (finding.status == WARN and worst == PASS):
             worst = finding.status
+    if coverage:
+        from .coverage import for_installs
+
+        for_installs(manifest.installs, report.say)
     return 1 if worst == FAIL else 0
 
 

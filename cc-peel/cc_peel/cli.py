@@ -57,14 +57,11 @@ from .record import dumps
 
 
 def parse_args(argv: list[str]) -> dict | int:
-    """docopt's answer for argv, or the exit code when nothing is left to do (--help,
-    --version, a usage error); the common forms are parsed by hand (docopt costs 25 ms)."""
-    fast = fast_args(argv)
-    if fast is not None:
-        return fast
-    from ctxcrl.console import parse_usage
+    """The options for argv (`fast_args`, else docopt), or the exit code when nothing is left
+    to do (--help, --version, a usage error)."""
+    from ctxcrl.console import parse_options
 
-    return parse_usage("cc-peel", __doc__, argv)
+    return parse_options("cc-peel", __doc__, argv, fast_args)
 
 
 def fast_args(argv: list[str]) -> dict | None:

@@ -180,15 +180,38 @@ def _env_prefix(p: int, count: int, is_word, value, raw):
         if is_assignment(raw(q)):
             found.append(q)
             q += 1
-        elif word in ("-u", "--unset", "-C", "--chdir"):
+        elif word in ("--unset", "--chdir"):
             q += 2
-        elif word.startswith("-S") or word.startswith("--split-string"):
+        elif word.startswith("--split-s") or (word.startswith("-") and not
+                                               word.startswith("--") and _env_cluster_splits(word)):
             return q, found, "env -S"
+        elif word.startswith("-") and not word.startswith("--") and not found:
+            # a cluster of short options (`-iu NAME`): a value-taking last letter takes the
+            # next word
+            q += 2 if word[-1] in "uC" and _env_value_last(word) else 1
         elif word.startswith("-") and not found:
             q += 1
         else:
             break
     return q, found, None
+
+
+def _env_cluster_splits(word: str) -> bool:
+    """`-S…`, `-iS…`: a cluster of env's short options that reaches -S."""
+    for c in word[1:]:
+        if c == "S":
+            return True
+        if c in "uC":
+            return False  # the rest is that option's value
+    return False
+
+
+def _env_value_last(word: str) -> bool:
+    """The cluster's value-taking option (-u, -C) is its last letter: the value is next."""
+    for k, c in enumerate(word[1:], 1):
+        if c in "uC":
+            return k == len(word) - 1
+    return False
 
 
 def _wrapper_length(p: int, count: int, is_word, value) -> int:

@@ -1,11 +1,10 @@
-"""The command record the hook stages pass along (DESIGN §3), and the line driver they share.
+"""The command record the hook stages pass along (ARCHITECTURE §3), and the line driver they share.
 
 Between `cc-hook decode`, `cc-gate`, `cc-rewrite` and `cc-hook encode` flows one JSON object per
 line (agent, cwd, command, input, decision, reason, rewritten, and whatever else a stage does
 not know), or a bare command line. This module owns, once for all of them:
 
-- the JSON codec: `loads` (the C scanner of `_json`) and `dumps` (compact, like `json.dumps`,
-  keys in insertion order), without `import json`, which pulls in `re`;
+- the JSON codec's use (`loads` / `dumps` live in `ctxcrl.jsoncodec`, shared with the spool);
 - telling a record from a bare command (`classify`) and driving a stage over its input
   (`run_stage`): unknown fields pass through untouched and in order, a line that looks like
   JSON but is not a usable record is passed on unchanged with one warning, an empty line
@@ -20,123 +19,12 @@ stage's hot form. Never `json` or `re`.
 """
 import sys
 
+from ctxcrl.jsoncodec import dumps, loads  # noqa: F401  (the records' codec, re-exported)
+
 EMPTY = "empty"
 RECORD = "record"
 BARE = "bare"
 MALFORMED = "malformed"
-
-
-class _ScannerContext:
-    """The attributes `_json.make_scanner` reads from a `json.JSONDecoder`."""
-
-    __slots__ = ("strict", "object_hook", "object_pairs_hook", "parse_float", "parse_int",
-                 "parse_constant", "memo")
-
-    def __init__(self):
-        self.strict = False  # agents' commands may carry raw control characters
-        self.object_hook = None
-        self.object_pairs_hook = None
-        self.parse_float = float
-        self.parse_int = int
-        self.parse_constant = {"NaN": float("nan"), "Infinity": float("inf"),
-                               "-Infinity": float("-inf")}.__getitem__
-        self.memo = {}
-
-
-_scan = None  # _json's scanner, made on first use
-_JSON_SPACE = " \t\n\r"
-_INF = float("inf")
-
-
-# -- JSON ---------------------------------------------------------------------------------------
-def loads(text: str):
-    """Parse exactly one JSON document; raises ValueError (with json's message) otherwise."""
-    global _scan
-    if _scan is None:
-        from _json import make_scanner
-
-        _scan = make_scanner(_ScannerContext())
-    start = len(text) - len(text.lstrip(_JSON_SPACE))
-    try:
-        value, end = _scan(text, start)
-    except StopIteration as exc:
-        raise ValueError(f"not JSON at offset {exc.value}") from None
-    except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
-    except ValueError as exc:  # json.JSONDecodeError is a ValueError
-        raise ValueError(str(exc)) from None
-    except SystemError:
-        # The C scanner raises json.decoder.JSONDecodeError only when json.decoder is already
-        # imported; otherwise it fails without an exception. Malformed input is rare: pay for
-        # the import only then, to say what is wrong.
-        import json.decoder  # noqa: F401
-
-        try:
-            value, end = _scan(text, start)
-        except (StopIteration, SystemError):
-            raise ValueError("malformed JSON") from None
-        except RecursionError:
-            raise ValueError("JSON nested too deeply") from None
-        except ValueError as exc:
-            raise ValueError(str(exc)) from None
-    if text[end:].strip(_JSON_SPACE):
-        raise ValueError(f"extra data after JSON at offset {end}")
-    return value
-
-
-def dumps(value, ensure_ascii: bool = True) -> str:
-    """Compact JSON exactly like `json.dumps(value, ensure_ascii=…)` (`", "` and `": "`
-    separators, keys in insertion order); TypeError for what json cannot write either."""
-    from _json import encode_basestring, encode_basestring_ascii
-
-    parts: list[str] = []
-    _write(value, parts.append, encode_basestring_ascii if ensure_ascii else encode_basestring)
-    return "".join(parts)
-
-
-def _write(value, out, encode) -> None:
-    if isinstance(value, str):
-        out(encode(value))
-    elif value is None:
-        out("null")
-    elif value is True:
-        out("true")
-    elif value is False:
-        out("false")
-    elif isinstance(value, int):
-        out(int.__repr__(value))
-    elif isinstance(value, float):
-        if value != value:
-            out("NaN")
-        elif value in (_INF, -_INF):
-            out("Infinity" if value > 0 else "-Infinity")
-        else:
-            out(float.__repr__(value))
-    elif isinstance(value, dict):
-        out("{")
-        first = True
-        for key, item in value.items():
-            if not first:
-                out(", ")
-            first = False
-            if not isinstance(key, str):
-                raise TypeError(f"JSON object keys must be str, not {type(key).__name__}")
-            out(encode(key))
-            out(": ")
-            _write(item, out, encode)
-        out("}")
-    elif isinstance(value, (list, tuple)):
-        out("[")
-        first = True
-        for item in value:
-            if not first:
-                out(", ")
-            first = False
-            _write(item, out, encode)
-        out("]")
-    else:
-        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
 
 # -- records and bare commands ---------------------------------------------------------------
 def looks_like_json(line: str) -> bool:
@@ -246,12 +134,9 @@ def stage_options(tool: str, argv: list, usage: str, flags=(), values=(),
     """A stage's options: the hot form by hand (`fast_options`), anything else by docopt over
     `usage` (the single source of truth, `console.parse_usage`): the options, or the exit
     code when nothing is left to do (--help, --version, a usage error: printed)."""
-    opts = fast_options(argv, flags, values, others)
-    if opts is not None:
-        return opts
-    from ctxcrl.console import parse_usage
+    from ctxcrl.console import parse_options
 
-    return parse_usage(tool, usage, argv)
+    return parse_options(tool, usage, argv, lambda a: fast_options(a, flags, values, others))
 
 
 

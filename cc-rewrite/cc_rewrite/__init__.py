@@ -1,4 +1,4 @@
-"""cc_rewrite: run each segment that has a filter through `cc-filter run` (DESIGN §5).
+"""cc_rewrite: run each segment that has a filter through `cc-filter run` (ARCHITECTURE §5).
 
 Library API (the CLI is a thin layer over it; cc-hook may call it in-process):
 - `cc_rewrite.rewrite.rewrite(command, catalogue=None, settings=None) -> Rewrite`

@@ -1,4 +1,4 @@
-"""Why a command, or one segment of it, must stay raw (DESIGN §5, "fail closed").
+"""Why a command, or one segment of it, must stay raw (ARCHITECTURE §5, "fail closed").
 
 Each check returns a short reason or None. cc-peel already marks most of these segments
 `opaque`; the checks here repeat the ones whose failure would change what a command does
@@ -430,3 +430,51 @@ def display_only_reason(seg) -> str | None:
                     any(c in word[1:] for c in "fFs"):
                 return "tail follows"
     return None
+
+
+def consumer_spec(stages) -> str | None:
+    """What the display-only stages after a rewritten stage keep of its answer, as
+    `cc-filter run --then=` reads it (`tail:20`, `head:5`, `tail:50,head:5`; "" for plain
+    `cat`s), or None when one of them cannot be judged that way (`head -c`, `tail -n +5`,
+    `cat -n`, a file operand…): then the stage stays raw."""
+    parts = []
+    for seg in stages:
+        program = program_of(seg)
+        words = list(seg.argv or ())[1:]
+        if program == "cat":
+            if any(w != "-" for w in words):
+                return None
+            continue
+        count = _line_count(words)
+        if count is None:
+            return None
+        parts.append(f"{program}:{count}")
+    return ",".join(parts)
+
+
+def _line_count(words) -> int | None:
+    """N of `head`/`tail` given as `-N`, `-n N`, `-nN`, `--lines=N`, `--lines N` (default
+    10); None for anything else (bytes, `+N`/`-N` offsets, suffixes, files, other options)."""
+    count = 10
+    i = 0
+    while i < len(words):
+        word = words[i]
+        value = None
+        if word in ("-n", "--lines"):
+            if i + 1 >= len(words):
+                return None
+            value = words[i + 1]
+            i += 1
+        elif word.startswith("--lines="):
+            value = word[8:]
+        elif word.startswith("-n"):
+            value = word[2:]
+        elif word[:1] == "-" and word[1:].isdigit():
+            value = word[1:]
+        else:
+            return None
+        if not value.isdigit() or not 0 < int(value) <= 1_000_000:
+            return None
+        count = int(value)
+        i += 1
+    return count

@@ -1,7 +1,7 @@
 """Rewriting a command line so each segment that has a filter runs through `cc-filter run`.
 
 Owns the decision, per segment, to insert `cc-filter run ` at the start of the core command
-(DESIGN §5) and the assembly of the result. Every byte outside the insertions is kept, so
+(ARCHITECTURE §5) and the assembly of the result. Every byte outside the insertions is kept, so
 deleting them gives back the input exactly. Anything doubtful stays raw (fail closed), and
 every "why not" is recorded for `--explain`.
 
@@ -23,6 +23,7 @@ from .refusals import (
     GREP_PROGRAMS,
     RewriteSettings,
     TokenIndex,
+    consumer_spec,
     display_only_reason,
     lists_environment,
     program_of,
@@ -33,7 +34,7 @@ from .refusals import (
 
 REWRITTEN = "rewritten"
 RAW = "raw"
-#: cc-rewrite's exit code in bare mode (DESIGN §3): 0 rewritten, 1 unchanged.
+#: cc-rewrite's exit code in bare mode (ARCHITECTURE §3): 0 rewritten, 1 unchanged.
 EXIT_REWRITTEN = 0
 EXIT_UNCHANGED = 1
 
@@ -41,7 +42,7 @@ EXIT_UNCHANGED = 1
 class SegmentNote:
     """What happened to one segment: `action` is rewritten|raw, `why` says why (for raw)."""
 
-    __slots__ = ("text", "key", "action", "why", "filter")
+    __slots__ = ("text", "key", "action", "why", "filter", "then")
 
     def __init__(self, text: str, key: str, action: str, why: str, filter_name: str = ""):
         self.text = text
@@ -49,6 +50,7 @@ class SegmentNote:
         self.action = action
         self.why = why
         self.filter = filter_name
+        self.then = ""  # what reads its answer after the pipe (`tail:20`), for --then
 
     def __repr__(self):
         return f"SegmentNote({self.text!r}, {self.action!r}, {self.why!r})"
@@ -56,6 +58,8 @@ class SegmentNote:
     def line(self) -> str:
         if self.action == REWRITTEN:
             detail = f"rewritten (filter {self.filter})" if self.filter else "rewritten"
+            if self.then:
+                detail += f", read by {self.then.replace(':', ' -').replace(',', ' | ')}"
         else:
             detail = f"raw: {self.why}"
         return f"{self.text}\t{detail}"
@@ -191,7 +195,7 @@ def rewrite(command: str, catalogue: Catalogue | None = None,
 
     _apply_pipe_rules(segments, verdicts, listings, index)
 
-    positions = [seg.core_start for seg, note in zip(segments, notes)
+    positions = [(seg.core_start, note.then) for seg, note in zip(segments, notes)
                  if note.action == REWRITTEN]
     if not positions:
         return Rewrite(command, command, notes)
@@ -204,9 +208,9 @@ def rewrite(command: str, catalogue: Catalogue | None = None,
     insert = settings.filter_program + " run "
     parts = []
     last = 0
-    for pos in sorted(positions):
+    for pos, then in sorted(positions):
         parts.append(command[last:pos])
-        parts.append(insert)
+        parts.append(f"{insert}--then={then} " if then else insert)
         last = pos
     parts.append(command[last:])
     return Rewrite(command, "".join(parts), notes)
@@ -283,6 +287,13 @@ def _apply_pipe_rules(segments, verdicts, listings=frozenset(), index=None) -> N
             if note.action != REWRITTEN:
                 continue
             if i == k and ((k == 0 and not fed) or program_of(seg) in GREP_PROGRAMS):
+                spec = consumer_spec(stages[k + 1:])
+                if spec is None:
+                    note.action, note.filter = RAW, ""
+                    note.why = ("what reads it after the pipe cannot be judged (only cat and "
+                                "head/tail -N are): its compacted answer could lose a fact")
+                else:
+                    note.then = spec
                 continue
             note.action = RAW
             note.filter = ""

@@ -8,7 +8,7 @@ Usage:
                   [--history=N] [--since=WHEN] [--format=FMT] [--graph] [--html=FILE]
   cc-track economics [--model=NAME] [--since=WHEN] [--format=FMT]
   cc-track discover [--since=WHEN] [--all] [--format=FMT]
-  cc-track learn [--since=WHEN] [--all] [--format=FMT] [--write | --remove]
+  cc-track learn [--since=WHEN] [--all] [--format=FMT] [--write [--yes] | --remove]
   cc-track session [--since=WHEN] [--all] [--format=FMT]
   cc-track record
   cc-track prune
@@ -27,8 +27,12 @@ Commands:
   learn       Commands the agents got wrong and corrected soon after (a misspelled
               subcommand, a wrong flag, a missing tool, a wrong directory), counted and
               turned into rules; filters the agent bypassed with CTXCRL_DISABLED=1.
-              With --write the rules go into CLAUDE.md / AGENTS.md (a marked block);
-              with --remove that block comes out again.
+              A rule is proposed only when the same correction was seen at least
+              twice, both commands are one plain command (no URL, pipe, `;`,
+              substitution or redirection to a file), and it fits one line; it is
+              rebuilt from the parsed command, never copied from the transcript.
+              With --write the rules go into CLAUDE.md / AGENTS.md (a marked block,
+              shown in full first); with --remove that block comes out again.
   session     One row per agent session: commands run, the share that went through
               contextcrawler, tokens saved, what it cost, the top missed commands.
   record      Ingest spool records (JSON lines) given on stdin.
@@ -55,8 +59,14 @@ Options:
   --all              discover, learn, session: every project's sessions (default: the
                      current project's).
   --write            learn: write the rules into the project's CLAUDE.md / AGENTS.md /
-                     GEMINI.md (for the agents whose sessions they come from).
-  --remove           learn: take contextcrawler's rules block out of those files.
+                     GEMINI.md (for the agents whose sessions they come from). The
+                     block is printed in full first and written after a yes on the
+                     terminal; without a terminal nothing is written unless --yes.
+  --yes              learn --write: write without asking (scripts, no terminal).
+  --remove           learn: take contextcrawler's rules block out of those files:
+                     exactly the block this install wrote (found by an id kept in the
+                     ctxcrl data directory); refused, changing nothing, when its lines
+                     were edited since.
   -h --help          Show this help.
   --version          Show the version.
 
@@ -149,13 +159,9 @@ def cmd_report(args, config, now) -> int:
 
 
 def _write_html(path, db, report, since, config, now) -> int:
-    from .economics import build_economics
-    from .html_page import render_html
-    from .report import ReportOptions, build_report
+    from .html_page import build_page
 
-    projects = build_report(db, ReportOptions(group="project", since=since), now)["rows"]
-    economics = build_economics(report["totals"]["saved_tokens"], config, _html_model(config))
-    page = render_html(report, projects, economics, _html_sessions(db, since, config, now))
+    page = build_page(db, report, since, config, now)
     target = os.path.abspath(path)
     tmp = f"{target}.{os.getpid()}.tmp"
     try:
@@ -171,23 +177,6 @@ def _write_html(path, db, report, since, config, now) -> int:
         return EXIT_ERROR
     _write(f"wrote {path}")
     return EXIT_OK
-
-
-def _html_sessions(db, since, config, now) -> dict:
-    from .discover import DEFAULT_SINCE_DAYS
-    from .history import read_history
-    from .sessions import build_sessions
-
-    start = since if since is not None else now - DEFAULT_SINCE_DAYS * 86400
-    return build_sessions(read_history(since=start), db, config)
-
-
-def _html_model(config) -> str:
-    from .economics import price_table
-
-    table = price_table(config)
-    configured = [name for name, (_p, source) in table.items() if source == "config"]
-    return configured[0] if configured else "claude-sonnet-4.5"
 
 
 def cmd_economics(args, config, now) -> int:
@@ -252,10 +241,11 @@ def _history_scope(args, now):
 
 
 def cmd_learn(args, config, now) -> int:
-    from .learn import build_learn, remove_rules, render_learn, write_rules
+    from . import learn
     from .render import render_json
     from .report import local_iso
     from .sessions import link_history
+    from ctxcrl import home
 
     fmt = _format(args, ("table", "json"))
     if (args["--write"] or args["--remove"]) and args["--all"]:
@@ -263,15 +253,63 @@ def cmd_learn(args, config, now) -> int:
     history, since, project = _history_scope(args, now)
     opened = _open(config, now)
     linked, _unlinked, _records = link_history(history, opened.db)
-    data = build_learn(history, linked, since_text=local_iso(since),
-                       scope="all" if args["--all"] else "project", project=project)
-    if args["--write"]:
-        agents = sorted({a for r in data["rules"] for a in r["agents"]}) or ["claude"]
-        data["written"] = write_rules(project, agents, data["rules"])
-    elif args["--remove"]:
-        data["removed"] = remove_rules(project)
-    _write(render_json(data) if fmt == "json" else render_learn(data, _style()))
+    data = learn.build_learn(history, linked, since_text=local_iso(since),
+                             scope="all" if args["--all"] else "project", project=project)
+    try:
+        if args["--write"]:
+            agents = sorted({a for r in data["rules"] for a in r["agents"]}) or ["claude"]
+            plans = learn.planned_writes(project, agents, data["rules"])
+            data["planned"] = [{"path": path, "delete": new is None,
+                                "block": learn.rules_block(data["rules"], learn.install_id())
+                                if data["rules"] else None} for path, _old, new in plans]
+            if plans and not args["--yes"]:
+                _write(render_json(data) if fmt == "json" else learn.render_learn(data, _style()))
+                if not _confirm(f"Write this into {', '.join(home.short_path(p) for p, _o, _n in plans)}?"):
+                    return EXIT_USAGE if not _interactive() else EXIT_OK
+                data["written"] = learn.write_rules(project, agents, data["rules"])
+                for path in data["written"]:  # the rest was shown above the question
+                    _write(f"wrote the rules block into {home.short_path(path)}")
+                return EXIT_OK
+            data["written"] = learn.write_rules(project, agents, data["rules"])
+        elif args["--remove"]:
+            data["removed"] = learn.remove_rules(project)
+    except learn.UntrustedHome as exc:
+        _warn(f"learn: contextcrawler's home cannot be trusted here ({exc}): --write and "
+              "--remove need it (the block's id is kept there); nothing changed")
+        return EXIT_ERROR
+    except learn.NotAFile as exc:
+        _warn(f"learn: {home.short_path(exc.path)} {exc.reason}: not touched, nothing changed")
+        return EXIT_ERROR
+    except learn.BlockEdited as exc:
+        _warn(f"learn: the contextcrawler block in {home.short_path(exc.path)} was edited since "
+              "`cc-track learn --write` wrote it (its digest no longer matches): nothing "
+              "changed. Take the block out by hand, from its `<!-- contextcrawler:learn` "
+              "begin line to its end line.")
+        return EXIT_ERROR
+    _write(render_json(data) if fmt == "json" else learn.render_learn(data, _style()))
     return EXIT_OK
+
+
+def _interactive() -> bool:
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _confirm(question: str) -> bool:
+    """A yes on the terminal; without one, say that --yes is needed (the caller exits 64)."""
+    if not _interactive():
+        _warn("learn --write: not a terminal, nothing written; the block above is what it "
+              "would write: run again with --yes to write it")
+        return False
+    sys.stdout.write(f"{question} [y/N] ")
+    sys.stdout.flush()
+    answer = sys.stdin.readline().strip().lower()
+    if answer not in ("y", "yes"):
+        _write("nothing written")
+        return False
+    return True
 
 
 def cmd_session(args, config, now) -> int:

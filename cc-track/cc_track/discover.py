@@ -14,19 +14,18 @@ and `{"type": "tool_result", "tool_use_id", "content": str | [{"type": "text", "
 and `toolUseResult.stdout/stderr` when the result content is missing. Anything else is ignored;
 lines that are not JSON objects (malformed, truncated) are skipped and counted.
 """
-import datetime as _dt
 import glob
 import os
 import time
 
 from ctxcrl import home
-from .history import json_lines
+from .history import json_lines, parse_ts
 from .report import local_iso
 from ctxcrl.spool import estimate_tokens, project_of
 
 SCHEMA = "ctxcrl.discover/1"
 DEFAULT_SINCE_DAYS = 30
-DEFAULT_SAVINGS_RATIO = 0.60  # the project's per-filter floor (DESIGN §9), deliberately modest
+DEFAULT_SAVINGS_RATIO = 0.60  # the project's per-filter floor (ARCHITECTURE §9), deliberately modest
 TOP_ROWS = 15
 #: Shell builtins that print nothing worth filtering; never listed as "no filter yet".
 QUIET_PROGRAMS = frozenset({
@@ -35,6 +34,10 @@ QUIET_PROGRAMS = frozenset({
     "echo", "printf", "pwd", "which", "test", "[",
 })
 
+
+#: cc-filter's fallback for commands without a filter of their own (head, errors and tail of
+#: any long output): a command only it would take is counted as having no filter.
+FALLBACK_FILTER = "generic"
 
 def claude_projects_dir() -> str:
     base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
@@ -50,15 +53,6 @@ class BashCall:
         self.id, self.command, self.ts, self.cwd, self.session = id, command, ts, cwd, session
         self.output_chars = None
         self.is_error = False
-
-
-def _parse_ts(value) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return _dt.datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
 
 
 def _result_text_chars(content) -> int | None:
@@ -108,7 +102,7 @@ def _take_entry(scan: SessionScan, entry: dict, since, project) -> None:
         return
     kind = entry.get("type")
     if kind == "assistant":
-        ts = _parse_ts(entry.get("timestamp"))
+        ts = parse_ts(entry.get("timestamp"))
         if since is not None and (ts is None or ts < since):
             return
         if project is not None and not _inside(entry.get("cwd"), project):
@@ -213,7 +207,10 @@ class Integrations:
                 return None
             if not result.changed:
                 return None
-            note = next((n for n in result.notes if n.action == "rewritten"), None)
+            notes = [n for n in result.notes if n.action == "rewritten"]
+            # a filter of its own first: the generic fallback is no filter for the report
+            note = next((n for n in notes if getattr(n, "filter", None) != FALLBACK_FILTER),
+                        notes[0] if notes else None)
             return (result.text, getattr(note, "filter", None) or "?",
                     getattr(note, "key", "") or "")
         return self._rewrite_fallback(command, cwd)
@@ -325,7 +322,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
             continue
         tokens = estimate_tokens(call.output_chars or 0)
         rewritten = tools.rewritten(call.command, call.cwd)
-        if rewritten is not None:
+        if rewritten is not None and rewritten[1] != FALLBACK_FILTER:
             rewritten, name, key = rewritten
             fam = family(key or (segments[0][0] if segments else call.command))
             row = missed.setdefault((fam, name), {
@@ -343,7 +340,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
         for key, argv, opaque, nested in segments:
             if nested or not key:
                 continue
-            if tools.filter_for(key, call.cwd):
+            if tools.filter_for(key, call.cwd) not in (None, FALLBACK_FILTER):
                 continue  # has a filter but must stay raw here (pipe, redirect, …)
             fam = family(argv or key)
             if fam.split(" ")[0] in QUIET_PROGRAMS:
@@ -381,7 +378,7 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
 
 
 def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
-    from .render import Style, _table, fmt_int, shorten
+    from .render import Style, text_table, fmt_int, shorten
 
     style = style or Style()
     where = "all projects" if data["scope"] == "all" else home.short_path(data["project"] or "")
@@ -404,7 +401,7 @@ def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
                  f"{r['savings_ratio'] * 100:.0f} %{'' if r['ratio_source'] == 'tracking' else '*'}",
                  shorten(r["rewritten"], 50)]
                 for r in data["missed"][:limit]]
-        out.append(_table(rows, ["Command", "Filter", "Runs", "Output tokens", "Could save",
+        out.append(text_table(rows, ["Command", "Filter", "Runs", "Output tokens", "Could save",
                                  "Ratio", "Rewritten as"],
                           ["left", "left", "right", "right", "right", "right", "left"], style))
         if any(r["ratio_source"] == "default" for r in data["missed"][:limit]):
@@ -417,7 +414,7 @@ def render_discover(data: dict, style=None, limit: int = TOP_ROWS) -> str:
         out.append(style.bold("Most frequent commands without a filter"))
         rows = [[r["family"], fmt_int(r["commands"]), fmt_int(r["output_tokens"]),
                  shorten(r["example"], 50)] for r in data["unfiltered"][:limit]]
-        out.append(_table(rows, ["Command", "Runs", "Output tokens", "Example"],
+        out.append(text_table(rows, ["Command", "Runs", "Output tokens", "Example"],
                           ["left", "right", "right", "left"], style))
     else:
         out.append("No commands without a filter.")

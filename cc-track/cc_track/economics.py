@@ -107,7 +107,7 @@ def build_economics(saved_tokens: int, config: dict, model: str | None = None,
 
 
 def render_economics(data: dict, style=None) -> str:
-    from .render import Style, _table, fmt_int
+    from .render import Style, text_table, fmt_int
 
     style = style or Style()
     rows = [[r["model"], f"${r['usd_per_mtok']:.2f}", fmt_int(r["saved_tokens"]),
@@ -118,7 +118,7 @@ def render_economics(data: dict, style=None) -> str:
     note = (f"Estimates: list prices per million input tokens as of {data['prices_as_of']} "
             "(uncached); each saved token counted once.\nOverride or add models under "
             "[economics] in config.toml.")
-    table = _table(rows, ["Model", "USD / M input", "Tokens saved", "Saved (est.)", "Price from"],
+    table = text_table(rows, ["Model", "USD / M input", "Tokens saved", "Saved (est.)", "Price from"],
                    ["left", "right", "right", "right", "left"], style)
     return f"{head}\n\n{table}\n\n{style.dim(note)}"
 
@@ -221,7 +221,7 @@ def build_spend(history, config: dict, db=None, since: float | None = None) -> d
 
 def render_spend(data: dict, style=None) -> str:
     from ctxcrl import home
-    from .render import Style, _table, fmt_int
+    from .render import Style, text_table, fmt_int
 
     style = style or Style()
 
@@ -240,7 +240,7 @@ def render_spend(data: dict, style=None) -> str:
     rows = [[r["model"], r["priced_as"] or "(no price)", fmt_int(r["messages"]),
              fmt_int(r["input"]), fmt_int(r["cache_write"]), fmt_int(r["cache_read"]),
              fmt_int(r["output"]), money(r["usd"])] for r in data["models"]]
-    out.append(_table(rows, ["Model", "Priced as", "Replies", "Input", "Cache write",
+    out.append(text_table(rows, ["Model", "Priced as", "Replies", "Input", "Cache write",
                              "Cache read", "Output", "Spend"],
                       ["left", "left", "right", "right", "right", "right", "right", "right"],
                       style))
@@ -250,7 +250,7 @@ def render_spend(data: dict, style=None) -> str:
         rows = [[r[key] if key == "day" else home.short_path(r[key] or "(none)"),
                  money(r["spend_usd"]), fmt_int(r["saved_tokens"]), money(r["saved_usd"]),
                  share(r["savings_share_pct"])] for r in data[name]]
-        out.append(_table(rows, [title.capitalize(), "Spend", "Tokens saved", "Saved",
+        out.append(text_table(rows, [title.capitalize(), "Spend", "Tokens saved", "Saved",
                                  "Share of spend"],
                           ["left", "right", "right", "right", "right"], style))
     note = (f"Estimates: list prices as of {data['prices_as_of']} (input, output, cache read, "

@@ -295,3 +295,22 @@ def sessions_section(data: dict) -> str:
             f"<td>{_e(missed)}</td></tr>")
     parts.append("</table></section>")
     return "".join(parts)
+
+
+def build_page(db, report: dict, since, config: dict, now: float) -> str:
+    """The whole report page for `report` (what `cc-track report --html` writes): the report,
+    its projects, the money saved at the configured model's price (else claude-sonnet-4.5's),
+    and the agent sessions since `since` (default: discover's window)."""
+    from .discover import DEFAULT_SINCE_DAYS
+    from .economics import build_economics, price_table
+    from .history import read_history
+    from .report import ReportOptions, build_report
+    from .sessions import build_sessions
+
+    projects = build_report(db, ReportOptions(group="project", since=since), now)["rows"]
+    configured = [name for name, (_p, source) in price_table(config).items() if source == "config"]
+    model = configured[0] if configured else "claude-sonnet-4.5"
+    economics = build_economics(report["totals"]["saved_tokens"], config, model)
+    start = since if since is not None else now - DEFAULT_SINCE_DAYS * 86400
+    sessions = build_sessions(read_history(since=start), db, config)
+    return render_html(report, projects, economics, sessions)

@@ -79,7 +79,7 @@ def _saved(n, style: Style) -> str:
 
 # --- table -----------------------------------------------------------------------------------
 
-def _table(rows, headers, align, style: Style) -> str:
+def text_table(rows, headers, align, style: Style) -> str:
     from tabulate import tabulate
 
     return tabulate(rows, headers=[style.bold(h) for h in headers], tablefmt=style.tablefmt,
@@ -115,7 +115,7 @@ def render_table(report: dict, style: Style | None = None, graph: bool = False) 
     out.append(style.bold(f"contextcrawler · tokens saved · {span}"))
     out.append("")
     avg = t["elapsed_ms"] / t["commands"] if t["commands"] else None
-    out.append(_table([
+    out.append(text_table([
         ["Commands", fmt_int(t["commands"])],
         ["Raw tokens", fmt_int(t["raw_tokens"])],
         ["Output tokens", fmt_int(t["output_tokens"])],
@@ -150,12 +150,12 @@ def render_table(report: dict, style: Style | None = None, graph: bool = False) 
             ) if x
         )
         out += ["", style.bold(title[0].upper() + title[1:]),
-                _table(rows, headers + _METRIC_HEADERS, align + _METRIC_ALIGN, style)]
+                text_table(rows, headers + _METRIC_HEADERS, align + _METRIC_ALIGN, style)]
     else:
         rows = [[shorten(r["key"], 40), r["filter"] or "-", *_metric_cells(r, style)]
                 for r in report["top_commands"]]
         out += ["", style.bold("Top commands by tokens saved"),
-                _table(rows, ["Command", "Filter"] + _METRIC_HEADERS,
+                text_table(rows, ["Command", "Filter"] + _METRIC_HEADERS,
                        ["left", "left"] + _METRIC_ALIGN, style)]
 
     if report["history"]:
@@ -165,7 +165,7 @@ def render_table(report: dict, style: Style | None = None, graph: bool = False) 
                  _saved(h["saved_tokens"], style), fmt_duration(h["elapsed_ms"])]
                 for h in report["history"]]
         out += ["", style.bold(f"Last {len(rows)} commands"),
-                _table(rows, ["Time", "Command", "Filter", "Exit", "Raw tokens",
+                text_table(rows, ["Time", "Command", "Filter", "Exit", "Raw tokens",
                               "Output tokens", "Saved", "Time taken"],
                        ["left", "left", "left", "right", "right", "right", "right", "right"],
                        style)]
@@ -176,7 +176,7 @@ def render_table(report: dict, style: Style | None = None, graph: bool = False) 
                  style.red(fmt_int(g["extra_tokens"])), shorten(g["worst_key"], 40)]
                 for g in report["grew"]]
         out += [style.bold("Filters that made output bigger"),
-                _table(rows, ["Filter", "Grew", "Of runs", "Tokens", "Worst command"],
+                text_table(rows, ["Filter", "Grew", "Of runs", "Tokens", "Worst command"],
                        ["left", "right", "right", "right", "left"], style)]
     else:
         out.append("No filter made output bigger.")

@@ -164,7 +164,7 @@ def build_sessions(history, db=None, config: dict | None = None,
 
 def render_sessions(data: dict, style=None) -> str:
     from ctxcrl import home
-    from .render import Style, _table, fmt_int
+    from .render import Style, text_table, fmt_int
 
     style = style or Style()
     rows = data["sessions"]
@@ -178,7 +178,7 @@ def render_sessions(data: dict, style=None) -> str:
               fmt_int(r["saved_tokens"]), f"${r['spend_usd']:,.2f}",
               ", ".join(f"{m['family']} ×{m['commands']}" for m in r["top_missed"]) or "—"]
              for r in rows]
-    out = [head, "", _table(table, ["Agent", "Session", "Project", "Start", "Commands",
+    out = [head, "", text_table(table, ["Agent", "Session", "Project", "Start", "Commands",
                                     "Filtered", "Share", "Saved", "Spend", "Top missed"],
                             ["left", "left", "left", "left", "right", "right", "right",
                              "right", "right", "left"], style)]

@@ -1,4 +1,4 @@
-"""`tracking.db`: the SQLite database cc-track owns (DESIGN §7).
+"""`tracking.db`: the SQLite database cc-track owns (ARCHITECTURE §7).
 
 WAL journal, a busy timeout, `PRAGMA user_version` as the schema version and in-place
 migrations (one function per version step, each in its own transaction). The file is 0600 in a

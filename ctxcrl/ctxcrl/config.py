@@ -1,4 +1,4 @@
-"""The user's `config.toml` (DESIGN §2), read cheaply and never fatally.
+"""The user's `config.toml` (ARCHITECTURE §2), read cheaply and never fatally.
 
 Hot paths (the hook, `cc-filter run`) call `load_config()`. Without a config file that costs
 one `stat`. With one, the parsed result is cached with `marshal` next to the data (keyed by the
@@ -10,6 +10,10 @@ file changes, and the warning is repeated on every load (the problem stays visib
 `CTXCRL_QUIET_CONFIG` (non-empty, not "0") silences that warning: the installed hook script
 sets it for every stage but the first one that reads the config (cc-gate), so one agent command
 gets one warning, not one per stage.
+
+The file is read only from a home the user alone controls (`home.trusted_home()`): a config
+folder inside the project, or writable by others, gives the defaults (its `[gate]` allow rules
+and `[hooks] filter_bin` would otherwise come from the project).
 """
 import os
 import sys
@@ -22,8 +26,10 @@ DEFAULTS: dict = {
         "enabled": True,
         "mode": "failures",
         "min_size": 500,
-        "max_files": 20,
+        "max_files": 10000,  # a ceiling only: retention is by age and total size
         "max_file_size": 16 * 1024 * 1024,
+        "max_age_days": 7,
+        "max_total_size": 500 * 1000 * 1000,
     },
     "tracking": {"enabled": True, "retention_days": 90, "store_arguments": True},
     "gate": {"allow": [], "ask": [], "deny": []},
@@ -102,6 +108,8 @@ def load_config(path: str | None = None) -> dict:
         return _loaded
     target = path or home.config_path()
     try:
+        if path is None and not home.trusted_home():
+            raise OSError("the home is not the user's alone")  # defaults: trust nothing
         st = os.stat(target)
     except OSError:
         result = _merge(DEFAULTS, {})

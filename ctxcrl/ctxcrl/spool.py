@@ -22,7 +22,7 @@ MODES = ("run", "pipe", "passthrough")
 
 
 def estimate_tokens(chars: int) -> int:
-    """Tokens are estimated as ceil(chars / 4) (DESIGN §7)."""
+    """Tokens are estimated as ceil(chars / 4) (ARCHITECTURE §7)."""
     return -(-chars // 4)
 
 
@@ -68,7 +68,9 @@ class SpoolRecord:
         return {name: getattr(self, name) for name in FIELDS}
 
     def to_json(self) -> str:
-        return _encode_object(self.to_dict())
+        from .jsoncodec import dumps
+
+        return dumps(self.to_dict())
 
     @classmethod
     def from_json(cls, line: str) -> "SpoolRecord":
@@ -84,28 +86,6 @@ class SpoolRecord:
         if not isinstance(data.get("id"), str) or not data["id"]:
             raise ValueError("spool record has no id")
         return cls(**data)
-
-
-def _encode_value(value) -> str:
-    from _json import encode_basestring_ascii
-
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    return encode_basestring_ascii(str(value))
-
-
-def _encode_object(data: dict) -> str:
-    from _json import encode_basestring_ascii
-
-    return "{" + ", ".join(
-        f"{encode_basestring_ascii(k)}: {_encode_value(v)}" for k, v in data.items()
-    ) + "}"
 
 
 def append(record: SpoolRecord, path: str | None = None) -> bool:

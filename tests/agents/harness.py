@@ -42,7 +42,7 @@ CACHE = Path(os.environ.get("CTXCRL_AGENTS_CACHE", "/var/tmp/ctxcrl-agents"))
 AGENT_USER = "ctxagent"
 
 #: name → (npm package, pinned version, binary name). Bump a version only after re-checking the
-#: client's behaviour (DESIGN §8) and, for Claude Code, its built-in auto-allow list.
+#: client's behaviour (ARCHITECTURE §8) and, for Claude Code, its built-in auto-allow list.
 CLIENTS = {
     "claude": ("@anthropic-ai/claude-code", "2.1.197", "claude"),
     "codex": ("@openai/codex", "0.171.0", "codex"),

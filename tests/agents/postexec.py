@@ -1,5 +1,5 @@
 """What the OpenCode and Copilot real-client tests share: both filter after execution, so the
-same story holds for each (DESIGN §5 rule 1): the command is never changed, the outcome of
+same story holds for each (ARCHITECTURE §5 rule 1): the command is never changed, the outcome of
 every scenario is the same with and without the hook except that the hook may add a deny, no
 denied push lands, and the model receives compacted output for `git status`, a failing
 pytest and `git log`.

@@ -1,4 +1,4 @@
-"""The catalogue (tiers, first match, cached index, cheap lookup) and trust (DESIGN §6.4)."""
+"""The catalogue (tiers, first match, cached index, cheap lookup) and trust (ARCHITECTURE §6.4)."""
 import json
 import os
 import subprocess
@@ -106,15 +106,12 @@ def test_broken_files_are_listed_not_fatal(builtin_dir):
 
 # -- order -------------------------------------------------------------------------------------
 def test_tiers_first_match_wins(builtin_dir, user_filters, project, monkeypatch):
-    monkeypatch.setenv("CI", "1")
-    monkeypatch.setenv("CTXCRL_TRUST_PROJECT_FILTERS", "1")
-    monkeypatch.setattr(os, "isatty", lambda fd: False)
     write(builtin_dir, "b.toml", toml_filter("b", "^tool(\\s|$)"))
     assert catalogue.lookup("tool x").tier == "built-in"
     user_filters.write("u", toml_filter("u", "^tool(\\s|$)"))
     catalogue.reset()  # the entries are read once per process
     assert catalogue.lookup("tool x").name == "u"
-    write(project, "p.toml", toml_filter("p", "^tool(\\s|$)"))
+    trust.trust(write(project, "p.toml", toml_filter("p", "^tool(\\s|$)")))
     catalogue.reset()
     assert catalogue.lookup("tool x").name == "p"
     assert [(e.name, s) for e, s in catalogue.explain("tool x")] == \
@@ -274,15 +271,15 @@ def test_trusted_json_format_and_permissions(project, ctxcrl_home):
         assert digest == hashlib.sha256(f.read()).hexdigest()
 
 
-@pytest.mark.parametrize("ci,tty,trusted", [("1", False, True), ("", False, False),
-                                            ("1", True, False)])
-def test_ci_override_only_in_ci_without_tty(project, monkeypatch, ci, tty, trusted):
+@pytest.mark.parametrize("ci,tty", [("1", False), ("", False), ("1", True)])
+def test_no_environment_variable_trusts_a_project_filter(project, monkeypatch, ci, tty):
+    """CTXCRL_TRUST_PROJECT_FILTERS (once honoured in CI) is gone: only `cc-filter trust`."""
     write(project, "p.toml", toml_filter("p", "^tool"))
     monkeypatch.setenv("CTXCRL_TRUST_PROJECT_FILTERS", "1")
     monkeypatch.setenv("CI", ci)
     monkeypatch.setattr(os, "isatty", lambda fd: tty)
     entry = catalogue.lookup("tool", warn=False)
-    assert (entry is not None and entry.name == "p") is trusted
+    assert entry is None or entry.tier == "built-in"
 
 
 def test_risky_rules_are_named():

@@ -20,6 +20,9 @@ RUN_ARGVS = [
     ["run", "ls", "--", "-x"],
     ["run", "sh", "-c", "echo hi --filter=x"],
     ["run", "cargo", "test", "--", "--nocapture"],
+    ["run", "--then=tail:20", "cargo", "test"],
+    ["run", "--then", "head:5", "--filter=grep", "grep", "-rn", "x"],
+    ["run", "--then=tail:50,head:5", "--", "pytest", "-q"],
 ]
 
 
@@ -28,10 +31,11 @@ def test_run_fast_path_equals_docopt(argv):
     fast = cli.parse_run(argv)
     args = cli.parse(argv)
     assert args["run"] is True
-    assert fast == (args["--filter"], args["<argv>"])
+    assert fast == (args["--filter"], args["<argv>"], args["--then"])
 
 
 @pytest.mark.parametrize("argv", [["run"], ["run", "--filter=x"], ["run", "-x", "ls"],
+                                  ["run", "--then=", "ls"], ["run", "--then=tail:5"],
                                   ["run", "--help"], ["list"], ["git-status"]])
 def test_run_fast_path_defers_to_docopt(argv):
     assert cli.parse_run(argv) is None
@@ -77,7 +81,7 @@ def test_help_is_the_usage_docstring(capsys):
 def test_usage_names_every_design_form():
     for form in ("cc-filter run [--filter=NAME] [--] <argv>...", "cc-filter <name> [--exit-code=N]",
                  "cc-filter list", "cc-filter which", "cc-filter show <name>",
-                 "cc-filter test [<name>] [--require-all]", "cc-filter trust [<path>]",
+                 "cc-filter test [<name>] [--require-all]", "cc-filter trust [<path>] [--yes]",
                  "cc-filter untrust <path>"):
         assert form in cli.__doc__
 
@@ -168,8 +172,18 @@ def test_trust_shows_file_and_risks_then_records(capsys, tmp_path, monkeypatch, 
         "replace = [{ pattern = 'FAILED', replacement = 'passed' }]\n")
     assert cli.main(["which", "tool"]) == 1
     capsys.readouterr()
-    assert cli.main(["trust"]) == 0
+    from cc_filter import commands
+
+    monkeypatch.setattr(commands, "_can_ask", lambda: False)
+    assert cli.main(["trust"]) == 1  # no terminal to ask on: only with --yes
+    assert "--yes" in capsys.readouterr().err
+    assert cli.main(["which", "tool"]) == 1
+    capsys.readouterr()
+    assert cli.main(["trust", "--yes"]) == 0
     out = capsys.readouterr().out
+    import hashlib
+
+    assert "sha256 " + hashlib.sha256((filters / "p.toml").read_bytes()).hexdigest() in out
     assert "replacement = 'passed'" in out  # the file itself
     assert "replace: 'FAILED' -> 'passed'" in out  # its risky rule
     assert "trusted " in out

@@ -5,7 +5,8 @@ import os
 import pytest
 
 from cc_filter import catalogue, cli, fallback
-from cc_filter.filters._long_output import Collapser, LongOutput
+from cc_filter.filters._long_output import Collapser, LongOutput, is_error_line
+from cc_filter.filters.generic._diff_cut import FILE_KEEP, DiffCut, looks_like_diff
 from cc_filter.filters.generic.generic import THRESHOLD, Generic
 from cc_rewrite.rewrite import Catalogue, rewrite
 from cc_rewrite.refusals import RewriteSettings
@@ -199,3 +200,58 @@ def test_the_readme_coverage_line_is_what_the_catalogue_gives():
                           cwd=REPO, timeout=60, check=True).stdout.strip()
     with open(os.path.join(REPO, "cc-filter", "README.md"), encoding="utf-8") as f:
         assert f"**{line}.**" in f.read(), line
+
+
+def _fallback(lines):
+    out = []
+    generic = Generic(["x"])
+    for line in lines:
+        out += generic.feed(line)
+    return out + list(generic.finish(1))
+
+
+def test_test_runner_failure_marks_are_error_lines():
+    """A TAP producer without its filter (tape under an unknown wrapper): every `not ok` and
+    its expected/actual survive the fallback's cut (real tape 5.10.2 output, 12 failures)."""
+    with open(os.path.join(REPO, "tests", "fixtures", "js", "tap", "failures.out")) as f:
+        raw = f.read().splitlines()
+    out = _fallback(raw)
+    assert len(raw) > THRESHOLD and len(out) < len(raw)
+    for marks in ("not ok ", "expected:", "actual:"):
+        wanted = [line for line in raw if line.strip().startswith(marks)]
+        assert len(wanted) == 12 and all(line in out for line in wanted), marks
+    for line in ["  ✖ 60% off 200 (5.9ms)", "✗ adds", "FAIL src/a.test.js", "FAILED tests/x.py",
+                 "ERROR: boom", "thread 'main' panicked at src/lib.rs:3:5:",
+                 "Traceback (most recent call last):"]:
+        assert is_error_line(line), line
+    assert not is_error_line("ok 12 55% off 200") and not is_error_line("unexpected = 3")
+
+
+def test_a_long_diff_keeps_every_file_and_counts_each_cut():
+    """`buf format -d` (real buf 1.75.0 output, ten files, 320 lines): no file disappears
+    from the middle; each keeps its header and the start of its hunk, the rest counted."""
+    with open(os.path.join(REPO, "tests", "fixtures", "generic", "generic",
+                           "buf-format-diff.out")) as f:
+        raw = f.read().splitlines()
+    out = _fallback(raw)
+    assert len(out) < len(raw) // 2
+    for line in raw:
+        if line.startswith(("diff ", "--- ", "+++ ", "@@ ")):
+            assert line.split("\t")[0] in out  # a `---`/`+++` line without its file time
+    markers = [line for line in out if line.startswith("... (")]
+    assert len(markers) == 10
+    assert sum(int(m.split("(")[1].split()[0]) for m in markers) + len(out) - len(markers) \
+        == len(raw)  # every line is shown or counted
+
+
+def test_a_diff_cut_shares_the_budget_and_bounds_memory():
+    cut = DiffCut(budget=20)
+    for n in range(2):
+        for line in [f"--- a/f{n}", f"+++ b/f{n}", "@@ -1,3 +1,3 @@"] + \
+                [f"+line {i}" for i in range(FILE_KEEP + 50)]:
+            cut.push(line)
+    out = cut.finish()
+    assert out[:3] == ["--- a/f0", "+++ b/f0", "@@ -1,3 +1,3 @@"]
+    assert f"... ({FILE_KEEP + 50 + 1 - 10} diff lines of 1 hunk of b/f0 omitted)" in out
+    assert "+++ b/f1" in out and len(out) == 2 * (2 + 10 + 1)
+    assert not looks_like_diff(["--- a", "+++ b", "some log", "another", "@@ x"] + ["log"] * 50)

@@ -1,4 +1,4 @@
-"""The fixture harness (DESIGN §6.5): every tests/fixtures/<ecosystem>/<filter>/<case>.toml +
+"""The fixture harness (ARCHITECTURE §6.5): every tests/fixtures/<ecosystem>/<filter>/<case>.toml +
 <case>.out, the ecosystem folder mirroring the filter's (cc_filter/filters/<ecosystem>/).
 
 Each case's raw output goes through its filter under the runner's own safety rules (the code

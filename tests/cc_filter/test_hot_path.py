@@ -1,4 +1,4 @@
-"""Budgets that are about imports (DESIGN §9): `cc-filter run` / `cc-filter <name>` must not
+"""Budgets that are about imports (ARCHITECTURE §9): `cc-filter run` / `cc-filter <name>` must not
 pull in heavy modules on their paths (re, json, subprocess, signal, docopt, tomllib, sqlite3,
 hashlib, tempfile, pathlib, shlex, typing, dataclasses, enum, tabulate, importlib.metadata)."""
 import json

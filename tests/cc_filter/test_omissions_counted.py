@@ -62,7 +62,9 @@ _GIT_DIFF_RESHAPED = (
 # becomes the commit's line `<hash7> (refs) <day> <author>: <subject>`; `Merge: a b` its
 # `(merge a b)`; the `N files changed, …` line its `[N files, +X -Y]`
 _GIT_LOG_RESTATED = (r"Merge: ", r"\d+ files? changed, ")
-_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),)
+_GIT_LOG_RESHAPED = ((r"^commit ([0-9a-f]{7})[0-9a-f]{33}", r"\1"),
+                     # a --stat line without its `++--` bar: `src/app.py | 4`
+                     (r"^(.* \| \d+) [+-]+$", r"\1"))
 #: filter → regexes (matched at the start of a raw line) of the lines the filter states in
 #: other words instead of dropping them
 RESTATED: dict[str, tuple[str, ...]] = {
@@ -202,11 +204,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "gh": ((r"^(?:\S[^\t]*? )?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ?", ""),),
     # js
     # eslint joins each file header (`/abs/dir/src/a.js`, shown relative) onto its findings
-    # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (errors unlabelled,
-    # `warning: `), its message and rule as `msg (rule)`, or `(rule, as above)` when the same
+    # as `src/a.js:2:10 …`; a finding keeps `line:col` and its severity (under an `errors:` /
+    # `warnings:` heading when both come, else errors unlabelled, `warning: `), its message and rule as `msg (rule)`, or `(rule, as above)` when the same
     # message and rule were shown before
-    "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) warning .*$", r":\1 warning: "),
-               (r"^(\d+:\d+) error .*$", r":\1 ")),
+    "eslint": ((r"^/\S*/(?=[^/\s]+$)", ""), (r"^(\d+:\d+) (?:warning|error) .*$", r":\1 ")),
     # jest joins a failure's `> 6 | code` line and its first project frame `at … (path:6:26)`
     # into `path:6:26: code`
     "jest": ((r"^> \d+ \| ", ""), (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1")),
@@ -277,10 +278,11 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # test_b`); a -v `path::test SKIPPED (why) [ 5%]` line becomes `SKIPPED path::test (why)`,
     # a -v `path::test FAILED [ 33%]` line is the test's `FAILED path::test` header (looked for
     # as its id)
-    "pytest": ((r"^_{3,} ERROR collecting (\S+) _{3,}$", r"\1"),
-               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _{3,}$",
+    "pytest": ((r"^_+ ERROR collecting (\S+) _+$", r"\1"),
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _+$",
                 r"::\1::\2"),
-               (r"^_{3,} (?:ERROR at (?:setup|teardown) of )?(.+?) _{3,}$", r"::\1"),
+               # (one `_` each side: a test id longer than the line)
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?(?!_)(.+?) _+$", r"::\1"),
                (r"^((?:FAILED|ERROR) \S+) - .*$", r"\1"),
                (r"^> ", ""),
                (r"^(?:/\S*/)?(\S+?:\d+): (?:assert\b.*|in \S+|[\w.]+|(?![\w.]*Warning: )[\w.]+: .*)$",
@@ -325,8 +327,8 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # go test -json: an `output` event is looked for as its Output text (the answer is text, as
     # for the plain run; its `\t` and `\"` escapes read as printed); go test's `=== RUN TestX`:
     # the test's name, restated by its `--- FAIL: TestX` line; a panic's project frame, two
-    # lines, becomes `  pkg.TestX (x_test.go:9)`: the function line is looked for as the
-    # function, the location line as `x_test.go:9`
+    # lines, becomes `  pkg.TestX (pkg/x_test.go:9)`: the function line is looked for as the
+    # function, the location line as `x_test.go:9` (a part of the path relative to the run)
     "go-test": ((r'\\t(?=.*"\}$)', " "), (r'\\"(?=.*"\}$)', '"'),
                 (r'^\{"Time":"[^"]*","Action":"output",.*?"Output":"\s*(.*?)(?:\\n)?"\}$', r"\1"),
                 (r"^=== RUN\s+(\S+)$", r"\1"),
@@ -384,6 +386,12 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # box drawing
     "terraform": ((r"^# (?=\S+ (?:will|must|has) )", ""),
                   (r"^(?:[~+-]|-/\+|\+/-) (?=.* -> )", ""), (r"^[╷│╵] ?", "")),
+    # js
+    # tap and node --test show a diagnostic's path relative to where the command ran
+    # (`at: Test.<anonymous> (test/a.js:7:7)`, `location: 'node-test/a.test.js:14:13'`): a
+    # line with an absolute path is looked for from its file's name on
+    "tap": ((r"^.*/(?=[^/\s]+:\d+:\d+\)?'?,?$)", ""),),
+    "node-test": ((r"^.*/(?=[^/\s]+:\d+:\d+\)?'?,?$)", ""),),
 }
 #: filter → why its answer has no line-for-line relation to the raw output
 EXEMPT = {

@@ -1,4 +1,4 @@
-"""`cc-filter result`: the post-execution stage keeps every runner rule (DESIGN §6.2) and
+"""`cc-filter result`: the post-execution stage keeps every runner rule (ARCHITECTURE §6.2) and
 never makes what the agent shows worse."""
 import json
 import os

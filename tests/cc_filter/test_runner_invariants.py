@@ -1,4 +1,4 @@
-"""One test per runner invariant of DESIGN §6.2 (named after it), plus passthrough behaviour.
+"""One test per runner invariant of ARCHITECTURE §6.2 (named after it), plus passthrough behaviour.
 
 Filtered runs use test filters in the user tier (CTXCRL_HOME/filters) matched by demo tools on
 a private PATH, so the built-in filters never interfere.

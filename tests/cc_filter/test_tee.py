@@ -33,7 +33,7 @@ def test_policy(mode, dropped, failed, size, changed, expected):
 def test_disabled_and_bad_values():
     assert not tee.TeePolicy(enabled=False).wants(dropped=True, failed=True, raw_size=9, changed=True)
     policy = tee.TeePolicy(mode="sometimes", min_size=-3, max_files="x")
-    assert (policy.mode, policy.min_size, policy.max_files) == ("failures", 500, 20)
+    assert (policy.mode, policy.min_size, policy.max_files) == ("failures", 500, 10000)
 
 
 def test_write_rotate_and_bound(tmp_path):
@@ -44,7 +44,8 @@ def test_write_rotate_and_bound(tmp_path):
     for i in range(3):
         paths.append(tee.write(raw, ["tool", str(i)], policy))
         time.sleep(0.01)
-    assert sorted(os.listdir(tmp_path / "tee")) == sorted(os.path.basename(p) for p in paths[1:])
+    assert sorted(os.listdir(tmp_path / "tee")) == sorted(
+        [os.path.basename(p) for p in paths[1:]] + [tee.EXPIRED_NAME])
     with open(paths[-1], "rb") as f:
         data = f.read()
     assert len(data) <= 2048 and data.startswith(b"head\n") and data.endswith(b"\ntail\n")
@@ -81,7 +82,8 @@ def test_existing_directory_is_tightened_but_not_a_sticky_one(tmp_path):
     shared.mkdir()
     shared.chmod(0o1777)
     path = tee.write(raw, ["x"], tee.TeePolicy(directory=str(shared)))
-    assert os.stat(shared).st_mode & 0o7777 == 0o1777
+    assert os.stat(shared).st_mode & 0o7777 == 0o1777  # not ours to tighten, so not used:
+    assert os.path.dirname(path) != str(shared)  # the private fallback (test_tee_security)
     assert os.stat(path).st_mode & 0o777 == 0o600
 
 

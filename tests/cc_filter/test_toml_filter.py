@@ -1,4 +1,4 @@
-"""The TOML DSL (DESIGN §6.3): validation and the eight stages in their exact order."""
+"""The TOML DSL (ARCHITECTURE §6.3): validation and the eight stages in their exact order."""
 import os
 
 import pytest

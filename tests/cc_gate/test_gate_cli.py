@@ -137,8 +137,12 @@ def test_agent_from_the_record_or_the_option(private_home, tmp_path, capsysbinar
     rec = json.dumps({"agent": "gemini", "cwd": str(tmp_path), "command": "git push"})
     assert json.loads(gate([], rec, capsysbinary)[1])["decision"] == "deny"
     assert json.loads(gate(["--agent=claude"], rec, capsysbinary)[1])["decision"] == "allow"
+    # a record naming an agent no model answers for: never allowed, one clear line
     unknown = json.dumps({"agent": "nobody", "cwd": str(tmp_path), "command": "git push"})
-    assert json.loads(gate([], unknown, capsysbinary)[1])["decision"] == "allow"  # falls back to claude
+    code, out, err = gate([], unknown + "\n" + unknown, capsysbinary)
+    assert code == 0 and [json.loads(line)["decision"] for line in out.splitlines()] == ["ask"] * 2
+    assert err.count("unknown agent 'nobody' (one of: claude, codex,") == 1
+    assert gate(["--agent=nobody", "ls"], b"", capsysbinary)[0] == 64
 
 
 def test_malformed_settings_warn_once_per_run(private_home, tmp_path, capsysbinary):
@@ -249,7 +253,7 @@ HEAVY = ("re", "json", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", 
     (["git status"], ""),
 ])
 def test_the_stage_imports_nothing_heavy(claude_rules, argv, stdin):
-    """cc-gate runs on every agent command: no re, json, docopt, … on its path (DESIGN §9)."""
+    """cc-gate runs on every agent command: no re, json, docopt, … on its path (ARCHITECTURE §9)."""
     code = ("import sys\n"
             "from cc_gate import cli\n"
             f"code = cli.main({argv!r})\n"
@@ -266,6 +270,9 @@ def test_rules_loaded_before_stdin_warn_only_when_used(private_home, tmp_path, m
                                                        capsysbinary):
     """Record mode loads the current directory's rules before reading stdin (while the hook's
     decode stage still runs); their warnings come out when a record uses them, once."""
+    project = tmp_path / "project"  # not around HOME: a HOME inside the project allows nothing
+    project.mkdir()
+    tmp_path = project
     write_json(tmp_path / ".claude/settings.json", '{"permissions": ')
     monkeypatch.chdir(tmp_path)
     assert gate([], b"", capsysbinary) == (0, "", "")

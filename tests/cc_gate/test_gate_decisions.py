@@ -1,4 +1,4 @@
-"""The gate's five steps (DESIGN §5), case by case: exact decision and reason per command."""
+"""The gate's five steps (ARCHITECTURE §5), case by case: exact decision and reason per command."""
 import pytest
 from cc_gate.decision import decide
 from cc_gate.rules import ALLOW, ASK, DENY, Rule, shell_pattern

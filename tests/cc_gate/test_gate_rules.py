@@ -1,30 +1,32 @@
 """The rule pattern language: which settings entries are shell rules, and what they match."""
 import pytest
-from cc_gate.rules import SHELL_TOOLS, pattern_matches, shell_pattern
+from cc_gate.agents import cursor, gemini
+from cc_gate.agents.claude import SHELL_TOOLS
+from cc_gate.rules import CONFIG_SHELL_TOOLS, pattern_matches, shell_pattern
 
 # (entry, tools, bare_ok, expected pattern or None)
 ENTRIES = [
-    ("Bash(git status)", SHELL_TOOLS["claude"], False, "git status"),
-    ("Bash(git push --force:*)", SHELL_TOOLS["claude"], False, "git push --force:*"),
-    ("Bash", SHELL_TOOLS["claude"], False, "*"),
-    ("Bash()", SHELL_TOOLS["claude"], False, "*"),
-    ("Bash(*)", SHELL_TOOLS["claude"], False, "*"),
-    ("  Bash( npm test )  ", SHELL_TOOLS["claude"], False, "npm test"),
-    ("Read(~/.ssh/**)", SHELL_TOOLS["claude"], False, None),
-    ("WebFetch(domain:example.org)", SHELL_TOOLS["claude"], False, None),
-    ("Bash(unclosed", SHELL_TOOLS["claude"], False, None),
-    ("Shell(ls)", SHELL_TOOLS["claude"], False, None),
-    ("Shell(ls)", SHELL_TOOLS["cursor"], False, "ls"),
-    ("run_shell_command(git status)", SHELL_TOOLS["gemini"], False, "git status"),
-    ("run_shell_command", SHELL_TOOLS["gemini"], False, "*"),
-    ("ShellTool(rm -rf)", SHELL_TOOLS["gemini"], False, "rm -rf"),
-    ("git push:*", SHELL_TOOLS["any"], True, "git push:*"),
-    ("git push:*", SHELL_TOOLS["claude"], False, None),
-    ("Read(./secret)", SHELL_TOOLS["any"], True, None),
-    ("Bash(ls)", SHELL_TOOLS["any"], True, "ls"),
-    ("", SHELL_TOOLS["any"], True, None),
-    (42, SHELL_TOOLS["any"], True, None),
-    (None, SHELL_TOOLS["claude"], False, None),
+    ("Bash(git status)", SHELL_TOOLS, False, "git status"),
+    ("Bash(git push --force:*)", SHELL_TOOLS, False, "git push --force:*"),
+    ("Bash", SHELL_TOOLS, False, "*"),
+    ("Bash()", SHELL_TOOLS, False, "*"),
+    ("Bash(*)", SHELL_TOOLS, False, "*"),
+    ("  Bash( npm test )  ", SHELL_TOOLS, False, "npm test"),
+    ("Read(~/.ssh/**)", SHELL_TOOLS, False, None),
+    ("WebFetch(domain:example.org)", SHELL_TOOLS, False, None),
+    ("Bash(unclosed", SHELL_TOOLS, False, None),
+    ("Shell(ls)", SHELL_TOOLS, False, None),
+    ("Shell(ls)", cursor.SHELL_TOOLS, False, "ls"),
+    ("run_shell_command(git status)", gemini.SHELL_TOOLS, False, "git status"),
+    ("run_shell_command", gemini.SHELL_TOOLS, False, "*"),
+    ("ShellTool(rm -rf)", gemini.SHELL_TOOLS, False, "rm -rf"),
+    ("git push:*", CONFIG_SHELL_TOOLS, True, "git push:*"),
+    ("git push:*", SHELL_TOOLS, False, None),
+    ("Read(./secret)", CONFIG_SHELL_TOOLS, True, None),
+    ("Bash(ls)", CONFIG_SHELL_TOOLS, True, "ls"),
+    ("", CONFIG_SHELL_TOOLS, True, None),
+    (42, CONFIG_SHELL_TOOLS, True, None),
+    (None, SHELL_TOOLS, False, None),
 ]
 
 

@@ -1,4 +1,4 @@
-"""decode/encode per agent (DESIGN §8 table): exact records and exact answers."""
+"""decode/encode per agent (ARCHITECTURE §8 table): exact records and exact answers."""
 import json
 
 import pytest

@@ -1,7 +1,7 @@
 """End to end, per agent: `cc-hook init` into a throwaway HOME, then the installed hook runs as
 the agent runs it (`sh -c <registered command>` in the project, event on stdin, a bare PATH)
 with real-shaped events, through the real cc-gate and cc-rewrite. The answers are checked
-exactly against DESIGN §8, then the rewritten commands run in bash."""
+exactly against ARCHITECTURE §8, then the rewritten commands run in bash."""
 import json
 import os
 import subprocess
@@ -159,7 +159,7 @@ def tool_input(agent, shape, command):
 
 
 def expected_answer(agent, shape, command, decision, reason, rewritten, mode="default"):
-    """DESIGN §8, restated independently of the encoder."""
+    """ARCHITECTURE §8, restated independently of the encoder."""
     if decision == "deny":
         text = f"{PREFIX}: {reason}"
         if agent == "cursor":
@@ -358,9 +358,27 @@ def test_cc_hook_test_run_shows_what_the_model_receives(installs, command, first
     assert done.stdout.startswith(first) and receives in done.stdout, done.stdout
 
 
+def test_cc_hook_test_run_is_not_tracked_as_a_real_run(installs):
+    """A trial through the installed hook runs the filtered command, but tracking keeps no
+    record of it: reports count the agent's runs only."""
+    install = installs("claude")
+    spool = os.path.join(install.env["CTXCRL_HOME"], "spool.jsonl")
+
+    def records():
+        return open(spool).read().count("\n") if os.path.exists(spool) else 0
+
+    before = records()
+    done = run([CC_HOOK, "test", "claude", "git status", "--run"], install.env, install.project)
+    assert done.returncode == 0 and "untracked:" in done.stdout, done.stdout + done.stderr
+    assert records() == before
+    direct = run([install.filter, "run", "git", "status"], install.env, install.project)
+    assert direct.returncode == 0
+    assert records() == before + 1  # the same run outside the trial is recorded
+
+
 def test_done_check_claude_fresh_home(tmp_path):
     """`cc-hook init --agent claude` in a fresh HOME: a PreToolUse event for
-    `git status && pytest -q` gets the answer DESIGN §5 and §8 specify."""
+    `git status && pytest -q` gets the answer ARCHITECTURE §5 and §8 specify."""
     home, project = tmp_path / "home", make_project(tmp_path / "project")
     home.mkdir()
     env = {"HOME": str(home), "CTXCRL_HOME": str(tmp_path / "ctxcrl"), "PATH": BARE_PATH}

@@ -172,7 +172,7 @@ def test_init_links_cc_filter_into_a_folder_on_the_agent_shells_path(fake_home):
     ours = hook_script.tool_path("cc-filter")
     assert os.readlink(link) == ours
     assert "filter_bin" not in (read(data / "config.toml") or "")
-    assert hook_script.FILTER_BIN_VARIABLE not in read(hook_script.script_path("claude"))
+    assert hook_script.filter_bin_in(read(hook_script.script_path("claude"))) is None
     assert uninstall()[0] == 0
     assert not os.path.lexists(link) and os.path.isdir(home / "bin")
 

@@ -246,15 +246,16 @@ def test_filter_bin_is_recorded_when_the_agent_shell_cannot_find_cc_filter(fake_
 
 
 def test_the_hook_script_exports_the_recorded_filter_bin(fake_home):
-    """Also in the script (hook version 3), so a config.toml broken later cannot lose it."""
+    """Also in the script (hook version 3), so a config.toml broken later cannot lose it;
+    pinned (version 6): the agent's environment, which a project can set, does not replace it."""
     assert init("claude", "opencode")[0] == 0
     ours = hook_script.tool_path("cc-filter")
     body = read(script("claude"))
-    assert f"CTXCRL_FILTER_BIN=${{CTXCRL_FILTER_BIN:-{ours}}}; export CTXCRL_FILTER_BIN\n" in body
+    assert f"CTXCRL_FILTER_BIN={ours}; export CTXCRL_FILTER_BIN\n" in body
     assert hook_script.filter_bin_in(body) == ours
     assert "| CTXCRL_QUIET_CONFIG=1 " in body
     plugin = read(fake_home[0] / ".config" / "opencode" / "plugins" / "ctxcrl.ts")
-    assert f"CTXCRL_FILTER_BIN=${{CTXCRL_FILTER_BIN:-{ours}}} && export CTXCRL_FILTER_BIN && " \
+    assert f"CTXCRL_FILTER_BIN={ours} && export CTXCRL_FILTER_BIN && " \
         in plugin and "| CTXCRL_QUIET_CONFIG=1 " in plugin
 
 
@@ -266,7 +267,7 @@ def test_filter_bin_is_not_recorded_when_cc_filter_is_visible(fake_home, monkeyp
     assert read(data / "config.toml") is None
     assert "`cc-filter run git status`" in read(fake_home[2] / ".clinerules")
     body = read(script("claude"))
-    assert "CTXCRL_FILTER_BIN" not in body and hook_script.filter_bin_in(body) is None
+    assert "unset CTXCRL_FILTER_BIN\n" in body and hook_script.filter_bin_in(body) is None
 
 
 def test_verify_warns_when_the_exported_filter_bin_is_gone(fake_home, tmp_path, monkeypatch):
@@ -423,8 +424,8 @@ def test_status_shows_what_is_installed_and_warns_on_old_hooks(fake_home):
     report = Captured()
     assert verify.status(report) == 0
     text = report.text
-    assert "claude (global)  [WARN]" in text
-    assert "hook version 0, older than these tools'" in text
+    assert "claude (global)  [FAIL]" in text  # before 6 the environment chose CTXCRL_HOME
+    assert "is hook version 0: it lets the agent's environment" in text
     assert "~/.claude/settings.json" in text
     assert "agents found but not hooked: codex" in text
 

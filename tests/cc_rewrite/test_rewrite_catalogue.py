@@ -36,7 +36,7 @@ def needs(*keys):
 BUILT_IN = [
     ("git status", ["git status"], R + "git status"),
     ("git -C sub --no-pager diff --stat", ["git diff --stat"], R + "git -C sub --no-pager diff --stat"),
-    ("git log --oneline -5 | head -3", ["git log --oneline -5"], R + "git log --oneline -5 | head -3"),
+    ("git log --oneline -5 | head -3", ["git log --oneline -5"], R + "--then=head:3 git log --oneline -5 | head -3"),
     ("git add . && git commit -m 'x' && git push", ["git add .", "git commit -m x", "git push"],
      R + "git add . && " + R + "git commit -m 'x' && " + R + "git push"),
     ("ls -la | wc -l", ["ls -la"], "ls -la | wc -l"),
@@ -44,9 +44,9 @@ BUILT_IN = [
     ("rg TODO src/", ["rg TODO src/"], R + "rg TODO src/"),
     ("cat README.md", ["cat README.md"], R + "cat README.md"),
     ("tail -f app.log", ["tail -f app.log"], "tail -f app.log"),
-    ("uv run pytest -q 2>&1 | tail -20", ["pytest -q"], R + "uv run pytest -q 2>&1 | tail -20"),
+    ("uv run pytest -q 2>&1 | tail -20", ["pytest -q"], R + "--then=tail:20 uv run pytest -q 2>&1 | tail -20"),
     ("git add . && cargo test 2>&1 | tail -20", ["git add .", "cargo test"],
-     R + "git add . && " + R + "cargo test 2>&1 | tail -20"),
+     R + "git add . && " + R + "--then=tail:20 cargo test 2>&1 | tail -20"),
     ("echo hi && frobnicate --all", [], "echo hi && frobnicate --all"),
 ]
 
@@ -73,7 +73,7 @@ def test_adding_a_filter_makes_its_command_rewritable(ctxcrl_home):
     cc_filter.catalogue.reset()
     assert real("echo hi && frobnicate --all") == "echo hi && " + R + "frobnicate --all"
     assert real("FOO=1 timeout 9 /opt/bin/frobnicate -x 2>&1 | tail -3") == \
-        "FOO=1 timeout 9 " + R + "/opt/bin/frobnicate -x 2>&1 | tail -3"
+        "FOO=1 timeout 9 " + R + "--then=tail:3 /opt/bin/frobnicate -x 2>&1 | tail -3"
 
 
 def test_explain_names_the_real_filter(ctxcrl_home):
@@ -106,6 +106,6 @@ def test_issue_done_check_through_the_console_scripts(tmp_path, ctxcrl_home):
         "reason": "allow rules Bash(git add:*) in ~/.claude/settings.json; "
                   "Bash(cargo test:*) in ~/.claude/settings.json; "
                   "Bash(tail:*) in ~/.claude/settings.json",
-        "rewritten": R + "git add . && " + R + "cargo test 2>&1 | tail -20",
+        "rewritten": R + "git add . && " + R + "--then=tail:20 cargo test 2>&1 | tail -20",
     }
     assert list(json.loads(proc.stdout)) == ["command", "cwd", "decision", "reason", "rewritten"]

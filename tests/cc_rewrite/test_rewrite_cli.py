@@ -53,7 +53,7 @@ def test_record_gets_rewritten_and_keeps_everything_else(capsysbinary):
     code, out, err = rewrite([], json.dumps(rec) + "\n", capsysbinary)
     assert code == 0 and err == ""
     assert out == json.dumps(dict(rec, rewritten=R + "git add . && " + R +
-                                  "cargo test 2>&1 | tail -20")) + "\n"
+                                  "--then=tail:20 cargo test 2>&1 | tail -20")) + "\n"
 
 
 @pytest.mark.parametrize("rec, expected", [
@@ -109,9 +109,9 @@ def test_explain(capsysbinary):
         "CTXCRL_DISABLED=1 ls\traw: CTXCRL_DISABLED is set",
         "git diff > x\traw: redirects to a file (/dev/null too)"]),
     ("git log | grep fix | head -3", [
-        "git log | " + R + "grep fix | head -3",
+        "git log | " + R + "--then=head:3 grep fix | head -3",
         "git log\traw: feeds grep (compacted input would change its answer)",
-        "grep fix\trewritten (filter grep)",
+        "grep fix\trewritten (filter grep), read by head -3",
         "head -3\traw: displays the pipe's output"]),
     ("cat a b; tail -f x", [
         "cat a b; tail -f x",
@@ -212,7 +212,7 @@ HEAVY = ("re", "json", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", 
     (["git status && ls -la"], ""),
 ])
 def test_the_stage_imports_nothing_heavy(argv, stdin):
-    """cc-rewrite runs on every agent command: no re, json, docopt, … on its path (DESIGN §9),
+    """cc-rewrite runs on every agent command: no re, json, docopt, … on its path (ARCHITECTURE §9),
     and not cc-gate either (the record codec is cc_peel's). The real catalogue, warm."""
     code = ("import sys\n"
             "from cc_rewrite import cli\n"

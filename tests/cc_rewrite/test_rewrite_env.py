@@ -1,5 +1,5 @@
 """Environment listings (`env`, `printenv` running no command): always through the env filter,
-in a pipe too (a security exception to DESIGN §5's pipe rule, cc-rewrite/README.md). The rows
+in a pipe too (a security exception to ARCHITECTURE §5's pipe rule, cc-rewrite/README.md). The rows
 themselves are in test_rewrite_table.py (ENV_LISTINGS); here: the listing test agrees with
 cc-filter's real routing, and a rewritten pipe answers as the raw one, up to masked values."""
 import os

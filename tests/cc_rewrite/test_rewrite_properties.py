@@ -6,7 +6,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rewrite_catalogue import fake_catalogue
 
+import re
+
 INSERT = "cc-filter run "
+#: an insertion: `cc-filter run `, with what reads the answer after the pipe (`--then=tail:20 `)
+_INSERTED = re.compile(r"cc-filter run (?:--then=[a-z0-9:,]+ )?")
+
+
+def undo(text: str) -> str:
+    return _INSERTED.sub("", text)
 SETTINGS = RewriteSettings(exclude_commands=["git log -p"])
 
 programs = st.sampled_from([
@@ -70,7 +78,7 @@ def do(command: str) -> str:
 
 @given(command_line())
 def test_deleting_the_insertions_gives_back_the_input(command):
-    assert do(command).replace(INSERT, "") == command
+    assert undo(do(command)) == command
 
 
 @given(command_line())
@@ -88,7 +96,9 @@ def test_shell_words_of_every_segment_are_kept(command):
     for old, new in zip(before, after, strict=True):
         assert new.env_vars == old.env_vars
         assert new.redirects == old.redirects
-        assert new.argv in (old.argv, ["cc-filter", "run"] + old.argv)
+        assert new.argv == old.argv or new.argv[:2] == ["cc-filter", "run"] and (
+            new.argv[2:] == old.argv
+            or new.argv[2].startswith("--then=") and new.argv[3:] == old.argv)
         assert new.separator == old.separator
 
 
@@ -96,13 +106,13 @@ def test_shell_words_of_every_segment_are_kept(command):
 def test_any_text_is_answered_and_insertions_are_the_only_change(text):
     out = do(text)
     if "cc-filter" not in text:
-        assert out.replace(INSERT, "") == text
+        assert undo(out) == text
 
 
 @given(st.text(alphabet=" \t\n;&|()<>$`'\"\\{}#=gitsalcd-", max_size=40))
 def test_shell_punctuation_soup_never_breaks(text):
     out = do(text)
-    assert out.replace(INSERT, "") == text.replace(INSERT, "") or "cc-filter" in text
+    assert undo(out) == undo(text) or "cc-filter" in text
 
 
 DISPLAY = ("cat", "head", "tail")
@@ -128,3 +138,14 @@ def test_only_displayed_or_grepped_output_is_compacted(command):
             assert stage.argv and stage.argv[0].rsplit("/", 1)[-1] in DISPLAY, out
             assert not any(w.startswith(("-f", "-F", "--follow")) for w in stage.argv), out
         assert segments[j].position in ("alone", "final"), out
+
+
+@given(command_line())
+def test_a_then_names_exactly_the_display_stages_after_the_rewritten_one(command):
+    """`--then=` carries what the later stages keep, each a head/tail count the runner reads."""
+    from cc_filter import consumer
+
+    out = do(command)
+    for spec in re.findall(r"cc-filter run --then=(\S+) ", out):
+        stages = consumer.parse(spec)
+        assert stages is not None, spec

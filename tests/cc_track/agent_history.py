@@ -13,6 +13,8 @@ import shutil
 HISTORY = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "agent-history")
 CLAUDE_PROJECTS = os.path.join(HISTORY, "claude", "projects")
 CLAUDE_SPOOL = os.path.join(HISTORY, "claude", "spool.jsonl")
+#: Two more Claude Code sessions: a wrong flag and a wrong directory, each fixed, in both.
+CLAUDE_FIXES = os.path.join(HISTORY, "claude-fixes", "projects")
 RECORDED_PROJECT = "/home/dev/project"
 
 

@@ -29,8 +29,10 @@ def test_codex_calls_exit_codes_and_outputs():
 def test_codex_corrections_give_the_same_rules_as_claude():
     data = learn.build_learn(history())
     assert [(r["class"], r["count"]) for r in data["rules"]][0] == ("misspelled-subcommand", 2)
-    assert {r["class"] for r in data["rules"]} == {
+    # the other three classes were each corrected once in the session: found, not proposed
+    assert {p["class"] for p in data["pairs"]} == {
         "misspelled-subcommand", "wrong-flag", "missing-tool", "wrong-directory"}
+    assert len(data["rules"]) == 1 and data["held_back"] == {"seen_once": 3, "unsafe": 0}
     assert data["rules"][0]["agents"] == ["codex"]
     assert [r["command"] for r in data["exclude_commands"]] == ["git log"]
 

@@ -75,7 +75,8 @@ def test_missed_savings_use_tracking_medians_else_the_default(fixed_db):
     assert missed["git status"]["commands"] == 2
     assert missed["git status"]["rewritten"] == "cc-filter run git status"
     assert missed["pytest"]["rewritten"] == "cc-filter run pytest -q tests/test_models.py"
-    assert missed["cargo test"]["rewritten"] == "cc-filter run cargo test 2>&1 | tail -20"
+    assert missed["cargo test"]["rewritten"] == \
+        "cc-filter run --then=tail:20 cargo test 2>&1 | tail -20"
     assert missed["pytest"]["ratio_source"] == "tracking"  # fixed_db has pytest runs
     assert missed["make build"]["ratio_source"] == "default"
     assert missed["make build"]["savings_ratio"] == discover.DEFAULT_SAVINGS_RATIO
@@ -86,6 +87,22 @@ def test_missed_savings_use_tracking_medians_else_the_default(fixed_db):
     examples = {r["example"] for r in data["missed"]}
     assert "git diff > fix.patch" not in examples
     assert not any("$(" in e for e in examples)
+
+
+def test_the_generic_fallback_is_no_filter_of_its_own():
+    """A command only cc-filter's generic fallback would take (head, errors and tail of any
+    output) is counted among the commands without a filter, not as "had a filter"."""
+    def with_fallback(key, cwd=None):
+        return fixed_lookup(key, cwd) or "generic"
+
+    data = discover.build_discover(SESSIONS, now=NOW, all_projects=True, since_days=30,
+                                   integrations=discover.Integrations(lookup=with_fallback))
+    assert not [r for r in data["missed"] if r["filter"] == "generic"]
+    unfiltered = {r["family"]: r for r in data["unfiltered"]}
+    assert unfiltered["docker ps"]["commands"] == 3 and "kubectl get" in unfiltered
+    plain = run_discover(since_days=30)
+    assert data["missed_commands"] == plain["missed_commands"]
+    assert [r["family"] for r in data["unfiltered"]] == [r["family"] for r in plain["unfiltered"]]
 
 
 def test_commands_without_a_filter_are_ranked_by_frequency():

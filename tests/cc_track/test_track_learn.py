@@ -24,14 +24,10 @@ def test_repeated_mistakes_become_deduplicated_ranked_rules():
     # the recorded sessions: `git stauts` three times (twice in one session), each fixed
     assert data["sessions"] == 2 and data["corrections"] == 6
     rules = [(r["class"], r["text"], r["count"], r["sessions"]) for r in data["rules"]]
-    assert rules[0] == ("misspelled-subcommand", "Use `git status`, not `git stauts`.", 3, 2)
-    assert sorted(rules[1:]) == sorted([
-        ("wrong-flag", "`git log`: use `-n`, not `--lenght`.", 1, 1),
-        ("missing-tool", "`ack` is not installed here: use `rg` (e.g. `rg -n 'def add'`).",
-         1, 1),
-        ("wrong-directory", "There is no `src` directory here (`cd src` fails): run "
-         "`python3` from the project root.", 1, 1),
-    ])
+    assert rules == [("misspelled-subcommand", "Use `git status`, not `git stauts`.", 3, 2)]
+    # the wrong flag, the missing tool and the wrong directory were each corrected once:
+    # counted, never proposed
+    assert data["held_back"] == {"seen_once": 3, "unsafe": 0}
     first = data["rules"][0]["example"]
     assert first["failed"] == "git stauts" and "is not a git command" in first["error"]
 
@@ -75,10 +71,54 @@ def call(command, exit_code=0, output="", i=[0]):
      call("npm test"), "wrong-directory"),
     (call("git stauts", 1, "git: 'stauts' is not a git command"), call("ls -la"), None),
     (call("pytest -q", 1, "1 failed"), call("git status"), None),
+    (call("pytest --colour=no -q", 4, "error: unrecognized arguments: --colour=no"),
+     call("pytest --color=no -q"), "wrong-flag"),
+    (call("make docs", 2, "make: *** No rule to make target 'docs'.  Stop."),
+     call("cd docs && make html"), "wrong-directory"),
+    (call("make docs", 2, "make: *** No rule to make target 'docs'.  Stop."),
+     call("cd docs && ls"), None),
 ])
 def test_classify(failed, fixed, expected):
     found = learn.classify(failed, fixed)
     assert (found and found["class"]) == expected
+
+
+def test_wrong_flag_and_wrong_directory_fixes_in_real_claude_sessions():
+    """Claude Code 2.1.197, two sessions (tests/fixtures/agent-history/claude-fixes/)."""
+    from agent_history import CLAUDE_FIXES
+
+    data = learn.build_learn(read_history(CLAUDE_FIXES, NO_CODEX))
+    assert {(p["failed"], p["exit_code"], p["fixed"]) for p in data["pairs"]} == {
+        ("pytest --colour=no -q --co", 4, "pytest --color=no -q --co"),
+        ("make html", 2, "cd docs && make html")}
+    assert [(r["class"], r["text"], r["count"], r["sessions"]) for r in data["rules"]] == [
+        ("wrong-directory", "Run `make html` in `docs` (`cd docs && make html`): it fails in "
+         "the project root.", 2, 2),
+        ("wrong-flag", "`pytest`: use `--color=no`, not `--colour=no`.", 2, 2)]
+    assert data["held_back"] == {"seen_once": 0, "unsafe": 0}
+
+
+def test_wrong_flag_and_wrong_directory_rules():
+    assert learn.classify(call("make docs", 2, "make: *** No rule to make target 'docs'."),
+                          call("cd docs && make html"))["text"] == (
+        "`make docs` fails here: run `make html` in `docs` (`cd docs && make html`).")
+    assert learn.classify(call("pytest --colour=no", 4, "unrecognized arguments"),
+                          call("pytest --color=no"))["text"] == (
+        "`pytest`: use `--color=no`, not `--colour=no`.")
+
+
+def test_every_correction_class_builds_its_rule_from_the_parsed_command():
+    data = learn.build_learn(history())
+    texts = {p["class"]: learn.classify(*pair)["text"] for p, pair in zip(
+        data["pairs"], [(call(p["failed"], p["exit_code"], p["error"]), call(p["fixed"]))
+                        for p in data["pairs"]])}
+    assert texts == {
+        "misspelled-subcommand": "Use `git status`, not `git stauts`.",
+        "wrong-flag": "`git log`: use `-n`, not `--lenght`.",
+        "missing-tool": "`ack` is not installed here: use `rg`.",
+        "wrong-directory": "There is no `src` directory here: run `python3` from the "
+                           "project root.",
+    }
 
 
 def test_write_and_remove_give_the_file_back_byte_for_byte(tmp_path):
@@ -91,7 +131,8 @@ def test_write_and_remove_give_the_file_back_byte_for_byte(tmp_path):
             target.write_text(original)
         assert learn.write_rules(str(root), ["claude"], rules) == [str(target)]
         text = target.read_text()
-        assert text.count(learn.BEGIN) == 1 and "- Use `git status`, not `git stauts`. (seen 3×)" in text
+        assert text.count("<!-- contextcrawler:learn " + learn.install_id() + " begin") == 1
+        assert "- Use `git status`, not `git stauts`. (seen 3×)" in text
         assert learn.write_rules(str(root), ["claude"], rules) == []  # twice: no change
         if original is not None:
             assert text.startswith(original)
@@ -134,11 +175,18 @@ def project(tmp_path, ctxcrl_home):
 
 def test_cli_learn_write_then_remove(project):
     root, env = project
-    out = run_here(root, env, "learn", "--since=2026-11-01", "--write")
+    shown = run_here(root, env, "learn", "--since=2026-11-01", "--write")
+    # no terminal: the block is shown in full, nothing is written without --yes
+    assert shown.returncode == 64 and "run again with --yes" in shown.stderr
+    assert f"would write into {root / 'CLAUDE.md'}, in full:" in shown.stdout
+    assert "- Use `git status`, not `git stauts`. (seen 3×)" in shown.stdout
+    assert not (root / "CLAUDE.md").exists()
+    out = run_here(root, env, "learn", "--since=2026-11-01", "--write", "--yes")
     assert out.returncode == 0, out.stderr
     assert "wrote the rules block into" in out.stdout
     text = (root / "CLAUDE.md").read_text()
-    assert text.startswith(learn.BEGIN) and "`ack` is not installed here" in text
+    assert text.startswith("<!-- contextcrawler:learn ") and "not `git stauts`" in text
+    assert text.rstrip("\n") in shown.stdout  # exactly what was shown before the --yes
     assert not (root / "AGENTS.md").exists()  # only Claude Code sessions here
     data = json.loads(run_here(root, env, "learn", "--since=2026-11-01",
                                "--format=json").stdout)
@@ -189,8 +237,9 @@ def test_the_same_mistake_in_three_agents_is_one_rule():
     top = data["rules"][0]
     assert (top["text"], top["count"], top["sessions"], top["agents"]) == (
         "Use `git status`, not `git stauts`.", 7, 4, ["claude", "codex", "gemini"])
-    assert len(data["rules"]) == 4  # every other correction: once per agent, one rule each
-    assert [r["count"] for r in data["rules"][1:]] == [3, 3, 3]
+    # every other correction: once per agent, one rule each. The wrong directory's fix is
+    # `cd src && python3 -c '…'`, whose rule is built from the parsed words too.
+    assert len(data["rules"]) == 4 and [r["count"] for r in data["rules"][1:]] == [3, 3, 3]
     (exclude,) = data["exclude_commands"]
     assert (exclude["command"], exclude["count"]) == ("git log", 4)
 
@@ -211,7 +260,37 @@ def test_write_goes_to_each_agents_file(tmp_path):
 def test_cli_learn_write_that_cannot_write_fails_cleanly(project):
     root, env = project
     (root / "CLAUDE.md").mkdir()  # not a file: the write must fail, root or not
-    out = run_here(root, env, "learn", "--since=2026-11-01", "--write")
+    out = run_here(root, env, "learn", "--since=2026-11-01", "--write", "--yes")
     assert out.returncode == 1 and out.stderr.startswith("cc-track: learn failed")
     assert "Traceback" not in out.stderr
     assert sorted(os.listdir(root)) == [".git", "CLAUDE.md"]  # no temp file left behind
+
+
+@pytest.mark.parametrize("answer, written", [("y", True), ("n", False)])
+def test_cli_learn_write_on_a_terminal_asks_after_showing_the_block(project, answer, written):
+    import pty
+
+    root, env = project
+    leader, follower = pty.openpty()
+    os.write(leader, f"{answer}\n".encode())  # typed ahead: read by the question's readline
+    proc = subprocess.Popen([CC_TRACK, "learn", "--since=2026-11-01", "--write"], cwd=root,
+                            env=env, stdin=follower, stdout=follower, stderr=subprocess.PIPE)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the terminal's other side is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.wait(timeout=60) == 0 and proc.stderr.read() == b""
+    text = shown.decode().replace("\r\n", "\n")
+    block_at = text.index("- Use `git status`, not `git stauts`. (seen 3×)")
+    assert block_at < text.index("Write this into ") < text.index("[y/N]")
+    assert (root / "CLAUDE.md").exists() is written
+    assert ("wrote the rules block into" in text) is written
+    assert ("nothing written" in text) is not written
+    assert text.count("Corrections in agent history") == 1  # the table is not shown twice

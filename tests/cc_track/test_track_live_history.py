@@ -74,8 +74,9 @@ def test_a_live_claude_session_agrees_with_its_spool(monkeypatch):
         assert not unlinked
         assert [len(linked.get(c.id, [])) for c in session.calls] == [0, 0, 1, 2, 0]
         data = learn.build_learn(history)
-        assert [(r["text"], r["count"]) for r in data["rules"]] == [
-            ("Use `git status`, not `git stauts`.", 1)]
+        # one correction, seen once: found, never proposed
+        assert [p["class"] for p in data["pairs"]] == ["misspelled-subcommand"]
+        assert data["rules"] == [] and data["held_back"] == {"seen_once": 1, "unsafe": 0}
         assert [r["command"] for r in data["exclude_commands"]] == ["git log"]
 
     finally:

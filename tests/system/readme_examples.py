@@ -76,8 +76,9 @@ def session_env(home: str) -> dict:
 def run_session(block: Block, root: str) -> list[str]:
     """Each command's output (one string per `$` line), run in one bash in `root`."""
     home = os.path.join(root, "home")
-    work = os.path.join(home, "work")
+    work = os.path.join(home, "work")  # a project under the home folder, as a user's would be
     os.makedirs(work, exist_ok=True)
+    subprocess.run(["git", "init", "-q", work], check=True, env=session_env(home))
     script = "".join(f"printf '\\n{MARK.format(i)}\\n'\n{{ {cmd}\n}} 2>&1\n"
                      for i, (cmd, _) in enumerate(block.steps))
     done = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], cwd=work,

@@ -1,5 +1,5 @@
 """Agents as the system tests see them: the event each one sends, how it finds the registered
-hook, how it reads the answer (DESIGN §8) — written from the agents' documented shapes, not
+hook, how it reads the answer (ARCHITECTURE §8) — written from the agents' documented shapes, not
 from cc-hook's code — and a `Session` that replays commands the way the agent would.
 
 An `Answer` normalises the three answer dialects:

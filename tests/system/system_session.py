@@ -19,12 +19,13 @@ from system_agents import AGENTS, Checks, Session
 ALLOW = ["ls", "git status", "git diff", "git log", "cat", "grep", "python -m pytest", "git add",
          "git commit", "git push", "head"]
 DENY = ["git push --force"]
-INSERTED = re.compile(r"(?:'[^']*/)?(?:\S*/)?cc-filter'? run ")
+INSERTED = re.compile(r"(?:'[^']*/)?(?:\S*/)?cc-filter'? run (?:--then=\S+ )?")
 HINT = re.compile(r"\[full output: ([^\]]+)\]")
 
 
 def removed_insertions(command: str) -> str:
-    """The command with every inserted `cc-filter run ` (maybe an absolute path) deleted."""
+    """The command with every inserted `cc-filter run ` (maybe an absolute path, maybe with the
+    `--then=` that names the pipe reading it) deleted."""
     return INSERTED.sub("", command)
 
 

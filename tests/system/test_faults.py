@@ -1,4 +1,4 @@
-"""Faults and bad input, each through the installed tools (DESIGN §6.2, §7, §8; issue 8).
+"""Faults and bad input, each through the installed tools (ARCHITECTURE §6.2, §7, §8; issue 8).
 
 In every case: the right exit code, the output present, at most one clear message on stderr
 (never a traceback), and every run recorded exactly once — nothing twice, nothing lost.

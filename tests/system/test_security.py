@@ -1,4 +1,4 @@
-"""Security, through the installed tools (DESIGN §5, §6.2, §6.4, §8; issue 8).
+"""Security, through the installed tools (ARCHITECTURE §5, §6.2, §6.4, §8; issue 8).
 
 - no spelling of a denied command gets through the installed hook;
 - a `CTXCRL_DISABLED` smuggled inside another variable's value disables nothing;
@@ -185,11 +185,11 @@ def test_untrusted_project_filter_never_runs_and_editing_revokes_trust(sandbox):
     done = _ls(sandbox)
     assert done.returncode == 0 and "calc.py" in done.stdout and "PWNED" not in done.stdout
     assert len(done.stderr.splitlines()) <= 1 and "Traceback" not in done.stderr
-    # CTXCRL_TRUST_PROJECT_FILTERS counts only in CI
-    done = _ls(sandbox, dict(sandbox.user_env, CTXCRL_TRUST_PROJECT_FILTERS="1"))
+    # no variable trusts a project filter (the CI switch is gone)
+    done = _ls(sandbox, dict(sandbox.user_env, CI="1", CTXCRL_TRUST_PROJECT_FILTERS="1"))
     assert "PWNED" not in done.stdout
 
-    trust = subprocess.run([tool("cc-filter"), "trust", str(evil)], cwd=sandbox.project,
+    trust = subprocess.run([tool("cc-filter"), "trust", "--yes", str(evil)], cwd=sandbox.project,
                            env=sandbox.user_env, capture_output=True, text=True, timeout=60,
                            stdin=subprocess.DEVNULL)
     assert trust.returncode == 0, trust.stdout + trust.stderr

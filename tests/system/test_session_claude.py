@@ -11,7 +11,7 @@ def test_claude_session(sandbox):
 
 
 def test_claude_answer_shapes(sandbox):
-    """The exact answers DESIGN §5 and §8 specify: a rewrite (allow, every tool_input field
+    """The exact answers ARCHITECTURE §5 and §8 specify: a rewrite (allow, every tool_input field
     kept) only when the rules allow every segment, deny with the rule as reason, otherwise
     nothing."""
     install(sandbox, "claude")

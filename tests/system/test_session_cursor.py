@@ -1,5 +1,5 @@
 """Cursor, end to end: `cc-hook init --agent cursor`, the same scripted session through the
-installed preToolUse hook, with Cursor's event and answer shapes (DESIGN §8)."""
+installed preToolUse hook, with Cursor's event and answer shapes (ARCHITECTURE §8)."""
 import json
 
 from system_agents import AGENTS, Session

@@ -1,6 +1,6 @@
 """Gemini CLI, end to end: `cc-hook init --agent gemini` into a settings file that already
 holds the user's tool rules (all kept), the same scripted session through the installed
-BeforeTool hook, with Gemini's event and answer shapes (DESIGN §8)."""
+BeforeTool hook, with Gemini's event and answer shapes (ARCHITECTURE §8)."""
 import json
 
 from system_agents import AGENTS, Session

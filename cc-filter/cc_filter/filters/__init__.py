@@ -2,7 +2,7 @@
 
 - `<name_with_underscores>.py`: a module defining exactly one `cc_filter.filter.Filter` subclass
   whose `name` is the file name with `_` → `-` (`git_status.py` → `git-status`);
-- `<name>.toml`: a declarative filter (DSL in DESIGN §6.3, cc_filter/toml_filter.py) whose
+- `<name>.toml`: a declarative filter (DSL in ARCHITECTURE §6.3, cc_filter/toml_filter.py) whose
   `[filter] name` equals the file name.
 Files starting with `_` are shared helper modules, not filters.
 

@@ -6,7 +6,9 @@ printed it (relative to the working directory when it lies under it), so the age
 const instead (no-var)`. What goes is the column padding and the per-file headers; a message
 repeated at several places keeps its first wording and later places say `(no-var, as above)`
 (`(no-var, as at src/a.js:4:3)` when another message of that rule came between).
-Errors carry no label; other severities are named (`warning: …`, `info: …`).
+Errors carry no label; other severities are named (`warning: …`, `info: …`). With
+`render(headings=True)` a run of several severities lists each under its own heading
+(`errors:` then `warnings:`), so errors are named as plainly as warnings.
 
 Imports nothing heavy (no `re`): linters run through `cc-filter run` on every fix loop.
 """
@@ -82,7 +84,7 @@ class Findings:
         return (f"{total} {noun}{'' if total == 1 else 's'} ({', '.join(parts)}) "
                 f"in {files} file{'' if files == 1 else 's'}")
 
-    def render(self) -> list[str]:
+    def render(self, headings: bool = False) -> list[str]:
         """One line per finding, in the order the tool printed them:
         `path:line:col message (rule)`; the same message and rule again (a repeated finding)
         → `path:line:col (rule, as above)`, or `(rule, as at path:line:col)` when the rule has
@@ -93,10 +95,18 @@ class Findings:
         rows = [(path, position, key) for key, by_file in self.groups.items()
                 for path, positions in by_file.items() for position in positions]
         rows.sort(key=lambda r: (order[r[0]], _position_key(r[1])))
+        grouped = headings and len(self.counts) > 1
+        if grouped:  # `errors:` … then `warnings:` …: each finding under its severity
+            rank = {"error": 0, "warning": 1, "info": 2, "style": 3}
+            rows.sort(key=lambda r: rank.get(r[2][0], 9))  # stable: file order kept within
         repeats, out = Repeats(), []
+        heading = None
         for path, position, key in rows:
             severity, rule, message = key
-            label = "" if severity == self.default_severity else f"{severity}: "
+            if grouped and severity != heading:
+                heading = severity
+                out.append(f"{severity}s:" if severity not in ("info", "style") else f"{severity}:")
+            label = "" if grouped or severity == self.default_severity else f"{severity}: "
             place = f"{shown[path]}:{position}"
             if rule and key in repeats:
                 out.append(f"{place} {label}({rule}, {repeats.again(key)})")

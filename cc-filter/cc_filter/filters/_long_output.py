@@ -1,5 +1,7 @@
 """Cutting a long output to what an agent reads: its head, every line naming an error, a warning
-or a failure (with its neighbours), and its tail — each cut counted in a marker.
+or a failure (with its neighbours), and its tail — each cut counted in a marker. A failure is
+also what test runners mark as one: `not ok`, `✗`, `✖`, `FAIL`, `FAILED`, `ERROR`, `panicked
+at`, `Traceback`, an assertion's `expected:` / `actual:` lines.
 
 Shared by the generic fallback (generic/generic.py) and by filters whose tools print long logs
 with the facts scattered through them (gradle, maven, cmake …). Streams: memory is bounded by
@@ -19,7 +21,10 @@ ERROR_WORDS = LazyPattern(
     r"(?i)(?:\b(?:errors?|err!?|fail(?:s|ed|ure|ures|ing)?|fatal|panic(?:ked)?|exceptions?"
     r"|traceback|warn(?:ings?)?|denied|refused|abort(?:ed)?|segmentation fault|core dumped"
     r"|not found|cannot|can't|could not|couldn't|unable to|no such file|undefined"
-    r"|unresolved|timed out|killed|assert(?:ion)?(?:error)?)\b)")
+    r"|unresolved|timed out|killed|assert(?:ion)?(?:error)?)\b"
+    # the failure marks of test runners: TAP's `not ok`, the crosses of mocha / node --test /
+    # vitest / bun (`✗ ✖ ✘`), and a failed assertion's `expected:` / `actual:` / `received:`
+    r"|(?:^|\s)not ok\b|[✗✖✘]|^\s*[-+]?\s*(?:expected|actual|received)\b)")
 #: A data field that says there is none (`"error": false,`, `errors: 0`, `failed=[]`): a JSON
 #: or YAML listing of 2,000 records would otherwise be all "error lines".
 _NO_ERROR_FIELD = LazyPattern(

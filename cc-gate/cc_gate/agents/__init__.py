@@ -1,9 +1,11 @@
 """Each agent's permission model, one module per agent (the agent's rule sources, pattern
-syntax, modes and built-in auto-allowed commands).
+syntax, modes and built-in auto-allowed commands). `AGENTS` is the registry: a new agent is
+its module here, its adapter in cc_hook/agents/, and one name in this tuple.
 
 Every module exposes:
 
-- `NAME`;
+- `NAME`, and `SHELL_TOOLS`, the tool names its rules use for "a shell command" where it has
+  such rules;
 - `load_rules(cwd) -> RuleSet`: every source the agent reads (its files at every level,
   managed sources, the running client's flags) plus contextcrawler's `[gate]` config; a source
   it cannot understand sets `rules.doubt` (never answer allow then);
@@ -18,26 +20,65 @@ Imports nothing: `model()` loads only the module of the agent in use.
 AGENTS = ("claude", "codex", "copilot", "cursor", "gemini", "opencode")
 
 
+class UnknownAgent(KeyError):
+    """An agent name no module answers for. Its text is the one message every tool prints."""
+
+    def __str__(self):
+        return unknown_agent_message(self.args[0], AGENTS)
+
+
+def unknown_agent_message(agent, known) -> str:
+    return f"unknown agent {agent!r} (one of: {', '.join(known)})"
+
+
 def model(agent: str):
-    """The permission model module of `agent` (unknown → claude's)."""
-    if agent == "codex":
-        from . import codex as m
-    elif agent == "copilot":
-        from . import copilot as m
-    elif agent == "cursor":
-        from . import cursor as m
-    elif agent == "gemini":
-        from . import gemini as m
-    elif agent == "opencode":
-        from . import opencode as m
-    else:
-        from . import claude as m
-    return m
+    """The permission model module of `agent`; UnknownAgent for a name not in AGENTS."""
+    if agent not in AGENTS:
+        raise UnknownAgent(agent)
+    return __import__(f"{__name__}.{agent}", fromlist=["NAME"])
+
+
+#: Variables that say where an agent (or the user) keeps the user's own settings. Pointing into
+#: the project, one of them was set by the project (an agent settings file's `env` block reaches
+#: the hook, not the client, which read its settings at start): the gate would read the
+#: project's files as the user's rules. Then nothing is allowed (`doubt`): deny and ask only.
+CONFIG_DIR_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME",
+                        "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "OPENCODE_CONFIG",
+                        "OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME", "HOME")
+
+
+def settings_in_project(cwd: str) -> str | None:
+    """Why the user's settings cannot be told from the project's here, or None."""
+    import os
+
+    from ctxcrl import home
+
+    roots = None
+    for var in CONFIG_DIR_VARIABLES:
+        value = os.environ.get(var)
+        if not value:
+            continue
+        roots = home.project_roots(cwd) if roots is None else roots
+        real = os.path.realpath(value)
+        for root in roots:
+            if home.inside(real, root):
+                return (f"{var}={value} lies inside the project {home.short_path(root)}: the "
+                        "user's own settings cannot be told from the project's, never "
+                        "auto-allowed")
+    return None
 
 
 def load_rules(agent: str, cwd: str | None = None):
     """Every rule that applies to a command run by `agent` in `cwd` (default: the current
-    directory), from the sources that agent's own model reads."""
+    directory), from the sources that agent's own model reads; never an allow when a settings
+    variable points into the project (`settings_in_project`)."""
     import os
 
-    return model(agent).load_rules(cwd or os.getcwd())
+    cwd = cwd or os.getcwd()
+    rules = model(agent).load_rules(cwd)
+    reason = settings_in_project(cwd)
+    if reason:
+        rules.doubt_about(reason)
+        if reason not in rules.warnings:
+            rules.warnings.append(reason)
+    return rules

@@ -1,5 +1,5 @@
 """Claude Code's permission model: every source of its rules, its modes, its built-in
-auto-allowed commands, and its decision on the ORIGINAL command (DESIGN §5, §8).
+auto-allowed commands, and its decision on the ORIGINAL command (ARCHITECTURE §5, §8).
 
 Sources, as the client reads them (measured on Claude Code 2.1.197):
 - managed policy: `/etc/claude-code/managed-settings.json` then `managed-settings.d/*.json`
@@ -34,11 +34,13 @@ off). Imports only `os` (the flags, trust and built-in tables load when needed).
 import os
 
 from .. import decision
-from ..rules import ALLOW, ASK, DENY, SHELL_TOOLS, RuleSet, add_config, add_permissions, \
+from ..rules import ALLOW, ASK, DENY, RuleSet, add_config, add_permissions, \
     add_settings_permissions, find_project_dir, home_dir, read_settings, settings_of
 
 NAME = "claude"
-TOOLS = SHELL_TOOLS["claude"]
+#: The tool name that means "a shell command" in the agent's rules.
+SHELL_TOOLS = ("Bash",)
+TOOLS = SHELL_TOOLS
 #: Enterprise policy directories (Linux, macOS): managed-settings.json, managed-settings.d/.
 MANAGED_DIRS = ["/etc/claude-code", "/Library/Application Support/ClaudeCode"]
 MANAGED_SETTINGS = [os.path.join(d, "managed-settings.json") for d in MANAGED_DIRS]

@@ -10,12 +10,12 @@ How Copilot matches `shell(X)` (measured on 1.0.102): against the command's iden
 program name, or for `git` and `gh` the program and its first-level subcommand (`git push`).
 `shell(git push)` refuses `git push -q origin main`, `FOO=1 git push` and `git -C . push`, but
 `shell(git)` does not refuse `git push`; `shell(git:*)` refuses every `git …` (the stem, at a
-word boundary: not `gitea`); `shell` alone refuses every command. Hardening (DESIGN §5 rule 4)
+word boundary: not `gitea`); `shell` alone refuses every command. Hardening (ARCHITECTURE §5 rule 4)
 tests every spelling of every segment (peeled core, `/usr/bin/git`, `bash -c '…'`); for other
 programs `shell(npm publish)` also refuses `npm publish …` (Copilot itself would match `npm`
 only): the hook may only add denies.
 
-Copilot filters after execution (DESIGN §5 rule 1): the hook never changes the command, so
+Copilot filters after execution (ARCHITECTURE §5 rule 1): the hook never changes the command, so
 this model answers **deny** or **ask** (no answer: Copilot decides on the unchanged command),
 never allow. Copilot in VS Code reads the same hooks file; VS Code's
 `chat.tools.terminal.autoApprove` only allows or asks, so with nothing ever rewritten it has

@@ -10,10 +10,12 @@ own allow list (or `[gate] allow`) lets run without asking. Imports only `os`.
 import os
 
 from .. import decision
-from ..rules import SHELL_TOOLS, RuleSet, add_config, add_settings_permissions, \
+from ..rules import RuleSet, add_config, add_settings_permissions, \
     find_project_dir, home_dir
 
 NAME = "cursor"
+#: The tool name that means "a shell command" in the agent's rules.
+SHELL_TOOLS = ("Shell",)
 
 
 def load_rules(cwd: str) -> RuleSet:
@@ -23,7 +25,7 @@ def load_rules(cwd: str) -> RuleSet:
     project = find_project_dir(cwd, ".cursor", home)
     if project is not None:
         files.append(os.path.join(project, ".cursor", "cli.json"))
-    add_settings_permissions(rules, files, SHELL_TOOLS["cursor"], lenient=True)
+    add_settings_permissions(rules, files, SHELL_TOOLS, lenient=True)
     add_config(rules)
     return rules
 

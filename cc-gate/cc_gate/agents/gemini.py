@@ -34,11 +34,13 @@ once per file change (`gemini_policy`'s cache).
 import os
 
 from .. import decision, process
-from ..rules import ALLOW, ASK, DENY, SHELL_TOOLS, Rule, RuleSet, add_config, dig, \
+from ..rules import ALLOW, ASK, DENY, Rule, RuleSet, add_config, dig, \
     find_project_dir, home_dir, settings_of
 from . import gemini_policy as policy
 
 NAME = "gemini"
+#: The tool names that mean "a shell command" in the agent's rules.
+SHELL_TOOLS = ("run_shell_command", "ShellTool")
 CLIENT_NAMES = ("gemini", "gemini.js")
 SYSTEM_SETTINGS = "/etc/gemini-cli/settings.json"
 SYSTEM_POLICIES = "/etc/gemini-cli/policies"
@@ -189,7 +191,7 @@ def _first(settings: list, *keys):
 
 
 def _settings_rules(rules: RuleSet, settings: list, flags: dict, policies: list) -> None:
-    tools = SHELL_TOOLS[NAME]
+    tools = SHELL_TOOLS
     for values, source in settings:
         excluded = _list(dig(values, "tools", "exclude")) + _list(values.get("excludeTools"))
         for entry in excluded:
@@ -405,7 +407,7 @@ def _word(verdict: str) -> str:
 
 
 def _hardening_deny(command: str, rules: RuleSet, engine: "_Engine"):
-    """DESIGN §5 rule 4: every peeled spelling of every segment against the deny rules — a
+    """ARCHITECTURE §5 rule 4: every peeled spelling of every segment against the deny rules — a
     Gemini rule with a pattern that is the highest-priority match for that spelling, or a
     `[gate]` deny."""
     found: list = []

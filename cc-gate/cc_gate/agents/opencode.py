@@ -21,9 +21,9 @@ Rules are `permission: {"bash": "deny"}` or `{"bash": {"<pattern>": "allow|ask|d
 simple command on its own and the LAST matching rule wins (`*` is any text, `?` one character,
 a trailing ` *` also matches nothing); without one, bash is allowed (OpenCode's default).
 
-OpenCode filters after execution (DESIGN §5 rule 1): the plugin never changes the command, so
+OpenCode filters after execution (ARCHITECTURE §5 rule 1): the plugin never changes the command, so
 this model only ever answers **deny** (OpenCode's own deny on some spelling of a segment:
-hardening, DESIGN §5 rule 4) or **ask** (no answer: OpenCode decides on the unchanged command).
+hardening, ARCHITECTURE §5 rule 4) or **ask** (no answer: OpenCode decides on the unchanged command).
 Imports only `os`.
 """
 import os

@@ -1,4 +1,4 @@
-"""Claude Code: PreToolUse hook on the Bash tool (DESIGN §8).
+"""Claude Code: PreToolUse hook on the Bash tool (ARCHITECTURE §8).
 
 Event: {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": …, …},
 "cwd": …, "session_id": …, "permission_mode": …}. Answer with a rewrite:
@@ -64,7 +64,7 @@ def decode(event: dict) -> dict | None:
 
 def encode(record: dict) -> dict | None:
     """Claude Code applies updatedInput whatever the decision and then checks its own rules
-    on the rewritten command only (DESIGN §8): a rewrite goes out only with the gate's allow
+    on the rewritten command only (ARCHITECTURE §8): a rewrite goes out only with the gate's allow
     (the original would run without asking); anything else gets no answer, except a deny.
     `CTXCRL_DISABLED=1 cmd` that the gate allows (cmd alone runs without asking) is answered
     allow without a rewrite: the prefix only turns filtering off."""

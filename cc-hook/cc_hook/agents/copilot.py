@@ -1,4 +1,4 @@
-"""GitHub Copilot CLI: filters after execution (DESIGN §5 rule 1, §8). Measured on 1.0.102.
+"""GitHub Copilot CLI: filters after execution (ARCHITECTURE §5 rule 1, §8). Measured on 1.0.102.
 
 Registered in `~/.copilot/hooks/ctxcrl.json` (`preToolUse`) and `ctxcrl-post.json`
 (`postToolUse`), project: `.github/hooks/`. Event shapes (camelCase registrations):

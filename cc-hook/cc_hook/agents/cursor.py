@@ -1,4 +1,4 @@
-"""Cursor: preToolUse hook with matcher "Shell" (DESIGN §8).
+"""Cursor: preToolUse hook with matcher "Shell" (ARCHITECTURE §8).
 
 Event: {"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": …},
 "workspace_roots": […], …}, possibly starting with a UTF-8 BOM. Answer with a rewrite (only

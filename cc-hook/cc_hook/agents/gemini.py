@@ -1,4 +1,4 @@
-"""Gemini CLI: BeforeTool hook with matcher "run_shell_command" (DESIGN §8; measured on 0.61.0).
+"""Gemini CLI: BeforeTool hook with matcher "run_shell_command" (ARCHITECTURE §8; measured on 0.61.0).
 
 Event: {"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
 "tool_input": {"command": …, "description": …, …}, "cwd": …}.

@@ -1,5 +1,5 @@
 """OpenCode: a plugin file (no hook script), measured on OpenCode 1.18.33. OpenCode filters
-after execution (DESIGN §5 rule 1, §8): its plugin hooks `tool.execute.before` run before
+after execution (ARCHITECTURE §5 rule 1, §8): its plugin hooks `tool.execute.before` run before
 OpenCode checks `permission.bash` on the (possibly changed) command, so the plugin never
 changes it; `tool.execute.after(input, output)` fires for every bash result, failures included,
 and whatever the plugin leaves in `output.output` is what the model receives.

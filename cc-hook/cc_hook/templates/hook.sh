@@ -12,6 +12,8 @@
 # answers nothing and says so on stderr. When `path` is set, each stage is started as
 # `python -I -S` (no `site`: faster) with our packages' folders on sys.path. cc-rewrite runs
 # with CTXCRL_QUIET_CONFIG=1: a malformed config.toml is reported once, by cc-gate.
+# CTXCRL_HOME and CTXCRL_FILTER_BIN are pinned to what init found: the agent's environment
+# (which a project's settings can set) does not choose where trust comes from.
 script=@@SCRIPT@@
 no_answer() { @@NO_ANSWER_BODY@@exit 0; }
 case ${CTXCRL_DISABLED:-} in ''|0) ;; *) no_answer ;; esac

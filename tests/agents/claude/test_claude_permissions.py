@@ -3,7 +3,7 @@ on `claude -p` against a scripted model, without and with contextcrawler's hook.
 
 Each scenario is right when:
 - without the hook, the client shows the outcome recorded in the table (if the client changed,
-  this fails first: re-measure with measure.py and re-check DESIGN §8);
+  this fails first: re-measure with measure.py and re-check ARCHITECTURE §8);
 - with the hook, the outcome is the same, except that the hook may add a deny;
 - a denied push never lands on the workspace's bare remote (with the hook);
 - where the command ran with the hook and the row names facts, the model received the

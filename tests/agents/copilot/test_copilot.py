@@ -1,7 +1,7 @@
 """Copilot CLI 1.0.102, the real client, offline (`COPILOT_OFFLINE=true`, BYOK against a
 scripted OpenAI-compatible model): the same scenarios with and without contextcrawler's hooks.
 
-Copilot filters after execution (DESIGN §5 rule 1): the `preToolUse` hook never changes the
+Copilot filters after execution (ARCHITECTURE §5 rule 1): the `preToolUse` hook never changes the
 command and may only add a deny; the `postToolUse` hook replaces what the model receives
 (`modifiedResult`, the exit-code trailer kept). Rules are Copilot's own flags
 (`--allow-tool`, `--deny-tool`), read by the hook from the running copilot process.

@@ -1,7 +1,7 @@
 """OpenCode 1.18.33, the real client, offline against a scripted model (an openai-compatible
 provider in its opencode.json): the same scenarios with and without contextcrawler's plugin.
 
-OpenCode filters after execution (DESIGN §5 rule 1): the plugin never changes the command,
+OpenCode filters after execution (ARCHITECTURE §5 rule 1): the plugin never changes the command,
 its `tool.execute.before` may only add a deny, and `tool.execute.after` replaces what the
 model receives with the compacted output. Rules are OpenCode's own `permission.bash` in the
 user's ~/.config/opencode/opencode.json and the project's .opencode/opencode.json. Each
@@ -29,7 +29,7 @@ SCENARIOS = [
     ("denied push", "git commit --allow-empty -qm denied-push && git push -q origin HEAD:main",
      REFUSED, REFUSED),
     # OpenCode's pattern does not see through the absolute path: the push runs without the
-    # hook; the hook's hardening adds the deny (DESIGN §5 rule 4)
+    # hook; the hook's hardening adds the deny (ARCHITECTURE §5 rule 4)
     ("absolute-path push",
      "git commit --allow-empty -qm abs-push && /usr/bin/git push -q origin HEAD:main",
      RAN, REFUSED),

@@ -81,10 +81,13 @@ def test_eslint_keeps_every_finding_with_its_whole_path_and_the_summary():
 
 ✖ 3 problems (2 errors, 1 warning)
 """
+    # errors and warnings together: each under its heading, errors named as plainly
     assert run(Eslint, ["eslint", "src"], text) == [
+        "errors:",
         "/p/src/a.js:1:1 Unexpected var, use let or const instead (no-var)",
         "/p/src/a.js:3:3 (no-var, as above)",
-        "/p/src/b.js:2:1 warning: Unexpected console statement (no-console)",
+        "warnings:",
+        "/p/src/b.js:2:1 Unexpected console statement (no-console)",
         "✖ 3 problems (2 errors, 1 warning)"]
 
 

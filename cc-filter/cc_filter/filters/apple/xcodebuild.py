@@ -20,7 +20,7 @@ from cc_filter.filters.apple._xctest import TestLines
 from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _STEP = LazyPattern(
-    r"^(?:[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+|Ld|Libtool|Touch|Copy|MkDir|SymLink|Strip|"
+    r"^(?:[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+(?:\\ [A-Z][A-Za-z]*)*|Ld|Libtool|Touch|Copy|MkDir|SymLink|Strip|"
     r"CpResource|CpHeader|Validate|Analyze|PhaseScriptExecution|Lipo)(?: |$)")
 _DIAG = LazyPattern(r"^(?:.+?:\d+(?::\d+)?: |[a-z][\w-]*: )?(?:fatal )?(error|warning|note): ")
 _STAMP = LazyPattern(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \S+\[\d+:\d+\]")
@@ -58,6 +58,13 @@ class Xcodebuild(TrimmedLineFilter):
 
     def feed_trimmed(self, line: str, stripped: str):
         out = []
+        if stripped.startswith("** ") and (stripped.endswith(" **") or " ** [" in stripped):
+            # the verdict (`** BUILD SUCCEEDED **`, `** TEST FAILED ** [12.3 sec]`): kept
+            # wherever it comes, even right under a build step or a diagnostic
+            self.state = "top"
+            out.extend(self._notes_marker())
+            out.append(stripped)
+            return out
         if self.state == "diag":
             if _DIAG.match(line) is None and not _STEP.match(line) and not line.startswith("Test "):
                 # source / caret lines under a diagnostic (a note's included)

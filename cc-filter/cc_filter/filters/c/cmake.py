@@ -43,6 +43,7 @@ class Cmake(Make):
         if _PROGRESS.match(stripped):
             verb = _verb(stripped)
             self.progress[verb] = self.progress.get(verb, 0) + 1
+            self.last_step = (verb, stripped)
             return
         if _CONFIGURE_NOISE.match(stripped):
             self.tally.add("configure check lines")

@@ -4,7 +4,9 @@ Keeps: make's messages (`make: *** [Makefile:12: build/div.o] Error 1`, `No rule
 target`, `Nothing to be done for …`, `… is up to date`, `Target … not remade because of
 errors`) verbatim; compiler diagnostics grouped as the gcc filter shows them; the recipes' own
 output in full when make failed (capped at 200 lines with one marker), and its last 10 lines
-when make succeeded (`... (N lines of recipe output omitted)` above them).
+when make succeeded (`... (N lines of recipe output omitted)` above them); a success that would
+show nothing but markers keeps its last step (the last echoed command, cmake's and ninja's last
+progress line: `[14/14] Linking C executable test_parse`), so the answer says what was done.
 Drops, and counts in one marker per kind at the end: `make[1]: Entering / Leaving directory`
 lines, echoed compiler / archiver / file commands (`cc -Wall -c src/x.c -o build/x.o`, `ar rcs
 …`, `mkdir -p build`, `rm -f …`) and kbuild-style progress (`  CC      kernel/fork.o`) as
@@ -70,6 +72,8 @@ class Make(TrimmedLineFilter):
         self.output_dropped = 0
         self.recent: list[str] = []  # the last lines past the cap (a success shows its tail)
         self.messages: list[tuple[int, str]] = []  # (line number in the recipe output, text)
+        # the last echoed command / progress line: a success that shows nothing else keeps it
+        self.last_step: tuple[str, str] | None = None  # (kind it was counted as, line)
 
     def feed_trimmed(self, line: str, stripped: str):
         if _make_message(stripped):
@@ -83,6 +87,7 @@ class Make(TrimmedLineFilter):
             return
         if _build_command(stripped):
             self.tally.add("echoed build commands")
+            self.last_step = ("echoed build commands", stripped)
             return
         if len(self.output) < _FAILED_LIMIT:
             self.output.append(line)
@@ -93,6 +98,19 @@ class Make(TrimmedLineFilter):
                 del self.recent[:-_SUCCESS_TAIL]
 
     def finish(self, exit_code: int):
+        if exit_code == 0 and not self.output and not self.messages and self.last_step:
+            # nothing else says it succeeded: the last step done does (`[14/14] Linking C
+            # executable app`, `[100%] Built target app`, `cc -o app main.o`)
+            kind, line = self.last_step
+            if kind in self.progress:
+                self.progress[kind] -= 1
+                if not self.progress[kind]:
+                    del self.progress[kind]
+            else:
+                self.tally.counts[kind] -= 1
+                if not self.tally.counts[kind]:
+                    del self.tally.counts[kind]
+            self.messages.append((0, line))
         output = self.output
         total = len(output) + self.output_dropped
         if exit_code == 0 and total > _SUCCESS_TAIL:

@@ -20,6 +20,7 @@ Counted in `... (N … omitted)` markers: restore progress, the MSBuild banner, 
 output lines (`Lib -> bin/Lib.dll`, `Lib succeeded (0.1s) → …`), `Time Elapsed`.
 Anything else passes through unchanged.
 """
+from cc_filter.filters._paths import relative
 from cc_filter.lines import LazyPattern, omitted
 
 #: `origin[(pos)] : [subcategory ]category code: text` (MSBuild's canonical error format);
@@ -135,13 +136,14 @@ class MSBuildOutput:
             self.messages[message] = (where, project)
             return (line,)
         first_where, first_project = first
-        # `(50,34)` in the same file, `Other.cs(50,34)` in another
+        # `(50,34)` in the same file, `src/Other.cs(50,34)` in another
         path, at = _split_position(where)
         first_path, first_at = _split_position(first_where)
         if first_at and first_path == path:
             ref = first_at
         else:
-            ref = first_path.replace("\\", "/").rsplit("/", 1)[-1] + first_at
+            # the path the agent can open (relative to the run when under it), not a base name
+            ref = relative(first_path.replace("\\", "/")) + first_at
         other = "" if first_project == project else f" [{project}]"
         return (f"{indent}{where}: {category} {code}: (same message as {ref}){other}",)
 

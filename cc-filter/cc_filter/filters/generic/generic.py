@@ -2,10 +2,13 @@
 cc_filter/fallback.py). Output of up to THRESHOLD lines is passed through untouched. A longer
 one is cleaned (ANSI, control codes, redraws), its repeated and near-identical lines counted,
 and cut to its head, every line naming an error, warning or failure with its neighbours, and
-its tail (filters/_long_output.py); the runner keeps the raw output in the tee file.
+its tail (filters/_long_output.py); the runner keeps the raw output in the tee file. A long
+unified diff is cut file by file instead (generic/_diff_cut.py): every file's header and a
+fair share of its hunks, never whole files dropped from the middle.
 """
 from cc_filter.filter import Filter
 from cc_filter.filters._long_output import LongOutput, clean
+from cc_filter.filters.generic._diff_cut import DiffCut, looks_like_diff
 
 THRESHOLD = 200
 
@@ -22,6 +25,7 @@ class Generic(Filter):
         super().__init__(argv)
         self.buffer: list[str] | None = []
         self.cut = LongOutput(head=40, tail=60, context=2)
+        self.diff: DiffCut | None = None
 
     def feed(self, line):
         if self.buffer is not None:
@@ -30,14 +34,24 @@ class Generic(Filter):
                 return ()
             buffered, self.buffer = self.buffer, None
             self.dropped = True
+            if looks_like_diff(buffered):
+                self.diff = DiffCut()
+                for raw in buffered:
+                    self.diff.push(clean(raw))
+                return ()
             out = []
             for raw in buffered:
                 out.extend(self.cut.push(clean(raw)))
             return out
+        if self.diff is not None:
+            self.diff.push(clean(line))
+            return ()
         return self.cut.push(clean(line))
 
     def finish(self, exit_code):
         if self.buffer is not None:  # short: untouched
             buffered, self.buffer = self.buffer, None
             return buffered
+        if self.diff is not None:
+            return self.diff.finish()
         return self.cut.finish()

@@ -4,7 +4,8 @@ The default (medium) format becomes `<hash10> [(<refs>)] <YYYY-MM-DD> <author>: 
 `(merge <p1> <p2>)` for a merge commit, then up to `BODY_LIMIT` non-blank body lines indented
 by two spaces (`+N more lines` past that). E-mail addresses, the time of day and blank lines
 are dropped; one `... (N Author/Date lines: e-mail, time truncated)` at the end says
-so. Stat lines (`--stat`) pass unchanged; patches (`-p`) go through git-diff's
+so. Stat lines (`--stat`) keep each file and its count, without the `++++--` bar that draws it;
+patches (`-p`) go through git-diff's
 compaction. What the user chose is respected: with `--oneline`, `--format`/`--pretty` or `--graph` every
 line but a patch's passes through (only ANSI colours removed), `-n`/`--max-count`/`-<N>` and every other
 limit stay the user's. Nothing is injected. Only a log with no limit of the user's and more than
@@ -37,6 +38,16 @@ def short_date(text: str) -> str:
     if len(parts) == 6 and parts[1] in _MONTHS and parts[2].isdigit() and parts[4].isdigit():
         return f"{parts[4]}-{_MONTHS[parts[1]]:02d}-{int(parts[2]):02d}"
     return text.strip()
+
+
+def stat_line(line: str) -> str:
+    """` src/app.py |  4 ++--` → `src/app.py | 4`: the bar only draws the count (and the
+    commit's `[1 file +3 -1]` gives the insertions and deletions); `Bin 0 -> 12 bytes` stays."""
+    text = " ".join(line.split())
+    head, bar, graph = text.rpartition(" ")
+    if graph and set(graph) <= {"+", "-"} and head.rpartition(" ")[2].isdigit():
+        return head
+    return text
 
 
 def stat_summary(line: str) -> str:
@@ -197,7 +208,7 @@ class LogCompactor:
                 self.message.append(line[4:].rstrip())
             return []
         if line.startswith(" ") and " | " in line:  # --stat: " src/app.py | 4 ++--"
-            self.stat.append(" ".join(line.split()))
+            self.stat.append(stat_line(line))
             return []
         summary = stat_summary(line)
         if summary:

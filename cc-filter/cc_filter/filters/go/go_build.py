@@ -4,7 +4,8 @@ Keeps: `# example.com/m/pkg` headers and every `file.go:12:3: message` line (wit
 `have (…)` / `want (…)` detail lines), `too many errors`, `go: …` errors (missing modules,
 bad flags), anything unrecognised.
 Drops, and counts in a marker at the end: the package list `go build -v` / `go install -v`
-prints (`... (20 built packages omitted)`), `go: downloading` / `go: finding` progress
+prints (`... (20 built packages omitted)`; a success that shows nothing else says `ok: 20
+packages built` above it), `go: downloading` / `go: finding` progress
 (`... (3 go: downloading lines omitted)`).
 Passes everything through for `-json`, `-n`, `-x` (the user asked to see the commands), `-h`.
 Injects nothing. Tested with go1.19.8 (Debian bookworm's golang-go); the formats are the same
@@ -30,6 +31,7 @@ class GoBuild(TrimmedLineFilter):
         self.passthrough = any(a in ("-json", "-n", "-x", "-h", "-help") for a in argv)
         self.verbose = "-v" in argv
         self.packages = 0
+        self.shown = False  # a line was shown (else a success says `ok: N packages built`)
         self.progress: dict[str, int] = {}  # `go: downloading` … → lines dropped
 
     def feed_trimmed(self, line: str, stripped: str):
@@ -40,11 +42,14 @@ class GoBuild(TrimmedLineFilter):
         if self.verbose and _package_path(stripped):
             self.packages += 1
             return
+        self.shown = True
         yield line
 
     def finish(self, exit_code: int):
         for kind, count in self.progress.items():
             yield omitted(count, f"{kind} lines")
+        if self.packages and exit_code == 0 and not self.shown:
+            yield f"ok: {self.packages} packages built"
         if self.packages:
             yield omitted(self.packages, "built packages" if exit_code == 0
                           else "packages built before the failure")

@@ -3,7 +3,8 @@ build failures, package results.
 
 Keeps: `--- FAIL: TestX (0.00s)` lines (subtests nested) with the lines the test logged
 (`file_test.go:12: message`), `panic:` messages with the stack frames of the project's own
-code as `example.com/m/pkg.TestX (x_test.go:9)` (stdlib / runtime / testing frames, goroutine
+code as `example.com/m/pkg.TestX (pkg/x_test.go:9)`, the file relative to where go test ran
+(stdlib / runtime / testing frames, goroutine
 headers, argument words, `+0x1f` offsets and the repeated `panic: … [recovered]` line dropped),
 compiler and vet errors of test builds (`# pkg` plus `file.go:3:2: message`), `FAIL pkg 0.01s`
 and `FAIL pkg [build failed]` lines verbatim, `ok` lines carrying a coverage figure, `--- SKIP`
@@ -32,6 +33,7 @@ through. Injects nothing.
 Tested with go1.19.8 (Debian bookworm's golang-go): plain, -v, -json, panics, build and vet
 failures; the text format is unchanged through go1.23 (go1.20+ adds `=== NAME` lines, handled).
 """
+from cc_filter.filters._paths import relative
 from cc_filter.filters._tally import Tally
 from cc_filter.lines import TrimmedLineFilter, omitted
 
@@ -295,11 +297,12 @@ class GoTest(TrimmedLineFilter):
             location = stripped.rsplit(" +0x", 1)[0]
             if _project_frame(func, location) and self.frames < _FRAME_LIMIT:
                 self.frames += 1
-                # `pkg/path.Func (file_test.go:9)`: the function names the package, the file is
-                # named as go test's own log lines name it
+                # `pkg/path.Func (order/x_test.go:9)`: the function names the package, the file
+                # keeps the path the agent can open (relative to where go test ran; outside
+                # it, as go printed it: a base name alone would not say which `store.go`)
                 # (its argument words go: the last parenthesis, `pkg.(*T).Get(0xc0)` → `pkg.(*T).Get`)
                 name = func[:func.rfind("(")] if func.endswith(")") else func
-                yield f"  {name} ({location.rsplit('/', 1)[-1]})"
+                yield f"  {name} ({relative(location)})"
             else:
                 self.tally.add(_STACK, 2)
             return

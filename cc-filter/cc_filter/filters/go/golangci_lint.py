@@ -23,6 +23,7 @@ reachable): the formats come from output it printed that projects published (fix
 own printer golden file.
 """
 from cc_filter.filter import Filter
+from cc_filter.options import option_values
 from cc_filter.filters._lint_report import Findings
 from cc_filter.lines import LazyPattern, omitted, strip_ansi
 
@@ -39,18 +40,12 @@ _OTHER_LIMIT = 100
 
 
 def _passthrough(argv: list[str]) -> bool:
-    for i, arg in enumerate(argv):
+    formats = option_values(argv, None, "--out-format") + option_values(argv, None, "--output.format")
+    if any(v.split(":", 1)[0] not in _TEXT_FORMATS for value in formats for v in value.split(",")):
+        return True
+    for arg in argv:
         if arg in ("-h", "--help", "--version"):
             return True
-        for flag in ("--out-format", "--output.format"):
-            if arg == flag and i + 1 < len(argv):
-                value = argv[i + 1]
-            elif arg.startswith(flag + "="):
-                value = arg[len(flag) + 1:]
-            else:
-                continue
-            if any(v.split(":", 1)[0] not in _TEXT_FORMATS for v in value.split(",")):
-                return True
         if arg.startswith("--output.") and ".path" in arg:
             kind = arg[len("--output."):].split(".", 1)[0]
             if kind in _MACHINE_OUTPUTS:

@@ -14,8 +14,8 @@ shown above (`ERROR: failed to solve: #8 [4/5] exit code: 1`): the command is on
 header and on the Dockerfile line that failed, three times was enough.
 
 Dropped, and counted at the end, one marker per kind:
-- `build progress lines`: BuildKit's DONE/CACHED/transferring/resolve/exporting/naming/writing
-  lines, its `[internal] load …` and `[auth]` steps, `#0 building with …`;
+- `build progress lines`: BuildKit's DONE/CACHED/transferring/resolve/exporting/writing
+  lines (its `#10 naming to <image:tag> done` stays: it says what was built), its `[internal] load …` and `[auth]` steps, `#0 building with …`;
 - `layer progress lines`: a pull's or push's per-layer lines (`a258b2a6b59a: Pulling fs layer`,
   `Waiting`, `Download complete`, `Pull complete` …) and a build's `#N sha256:… 1MB / 3MB`;
 - `error recap lines`: the failed step's `#N ERROR: process … did not complete successfully`
@@ -43,7 +43,7 @@ _DROP = [(LazyPattern(p), kind) for p, kind in (
     (r"#\d+ (?:DONE|CACHED) [0-9.]+s$", _BUILD),
     (r"#\d+ CACHED$", _BUILD),
     (r"#\d+ sha256:[0-9a-f]+ [0-9.]+[kMG]?B / [0-9.]+[kMG]?B", _LAYER),
-    (r"#\d+ (?:transferring|resolve|extracting|naming to|exporting layers|exporting manifest"
+    (r"#\d+ (?:transferring|resolve|extracting|exporting layers|exporting manifest"
      r"|exporting config|exporting attestation|writing image|unpacking to) ", _BUILD),
     (r"#\d+ load (?:build definition|metadata|\.dockerignore)", _BUILD),
     (r"#\d+ \[internal\] load ", _BUILD),

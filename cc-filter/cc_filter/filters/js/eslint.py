@@ -2,7 +2,8 @@
 
 The default "stylish" output pads columns (`   2:10  error    'get' is defined but never used
 no-unused-vars`). The filter keeps every finding's file, `line:col`, rule and message through
-`Findings` (errors unlabelled, warnings named, one line per repeated message in a file, a
+`Findings` (a run with both errors and warnings lists each under an `errors:` / `warnings:`
+heading; one of them alone: warnings named, errors unlabelled; one line per repeated message in a file, a
 message already printed for a rule not repeated), plus the `✖ N problems (…)` summary and its
 fixable line. eslint's crash banner (`Oops! Something went wrong! :(`, the version line) goes,
 counted at the end (`... (2 crash banner lines omitted)`); the error text under it stays. Paths under the working directory are shown relative to it.
@@ -13,18 +14,14 @@ Tested with eslint 10.15 (stylish has had this shape since eslint 1).
 from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
 from cc_filter.lines import omitted, strip_ansi
+from cc_filter.options import asks_other_format
 
 _SEVERITIES = ("error", "warning")
 _BANNER = ("Oops! Something went wrong! :(", "ESLint: ")
 
 
 def _user_format(argv: list[str]) -> bool:
-    for i, word in enumerate(argv):
-        if word in ("-f", "--format") and i + 1 < len(argv):
-            return argv[i + 1] != "stylish"
-        if word.startswith("--format=") and word != "--format=stylish":
-            return True
-    return False
+    return asks_other_format(argv, "-f", "--format", ("stylish",))
 
 
 def parse_stylish(line: str):
@@ -82,4 +79,5 @@ class Eslint(Filter):
         if self.passthrough:
             return ()
         banner = [omitted(self.banner, "crash banner lines")] if self.banner else []
-        return self.findings.render() + self.tail + banner
+        # errors and warnings mixed: each under its heading, so an error is named as one
+        return self.findings.render(headings=True) + self.tail + banner

@@ -19,20 +19,14 @@ from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
 from cc_filter.filters._tally import Tally
 from cc_filter.lines import strip_ansi
+from cc_filter.options import asks_other_format
 
 _SOURCE = "quoted source lines"
 _ADVICE = "advice lines"
 
 
 def _user_format(argv: list[str]) -> bool:
-    for i, word in enumerate(argv):
-        if word in ("-f", "--format") and i + 1 < len(argv):
-            return argv[i + 1] != "tty"
-        if word.startswith("--format=") and word != "--format=tty":
-            return True
-        if word.startswith("-f") and len(word) > 2 and word != "-ftty":
-            return True
-    return False
+    return asks_other_format(argv, "-f", "--format", ("tty",))
 
 
 def char_column(source: str, display_column: int) -> int:

@@ -13,17 +13,13 @@ Tested with yamllint 1.38 (the standard format is the same since 1.x).
 from cc_filter.filter import Filter
 from cc_filter.filters._lint_report import Findings
 from cc_filter.lines import strip_ansi
+from cc_filter.options import asks_other_format
 
 _SEVERITIES = ("error", "warning")
 
 
 def _user_format(argv: list[str]) -> bool:
-    for i, word in enumerate(argv):
-        if word in ("-f", "--format") and i + 1 < len(argv):
-            return argv[i + 1] not in ("standard", "auto")
-        if word.startswith("--format=") and word[9:] not in ("standard", "auto"):
-            return True
-    return False
+    return asks_other_format(argv, "-f", "--format", ("standard", "auto"))
 
 
 def parse_finding(line: str):

@@ -273,6 +273,11 @@ class Pytest(Filter):
         rx = _patterns()
         stripped = line.strip()
         banner = rx.banner.match(stripped) if stripped[:3] in ("===", "___", "!!!", "---") else None
+        if banner is None and stripped[:2] in ("_ ", "- ") and stripped[-2:] == " " + stripped[0] \
+                and stripped.strip("_- "):
+            # a test id too long for the line: pytest frames it with one `_` each side
+            # (`_ test_x[long-param] _`); `_ _ _ _` (a frame separator) has no name
+            banner = rx.banner.match(stripped[0] * 2 + stripped + stripped[0] * 2)
         if banner and banner.group(1) in ("=", "!"):
             yield from self._close_section()
             title = banner.group(2)

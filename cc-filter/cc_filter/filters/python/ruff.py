@@ -19,6 +19,7 @@ shape and pass unchanged).
 from cc_filter.filter import Filter
 from cc_filter.filters._tally import Tally
 from cc_filter.lines import strip_ansi
+from cc_filter.options import asks_other_format
 
 _PASSTHROUGH_FLAGS = ("--diff", "--statistics", "--show-settings", "--show-files", "--watch",
                       "-w", "--help", "-h")
@@ -27,14 +28,8 @@ _UNFORMATTED = "unformatted: File would be reformatted"
 
 
 def _passthrough(argv: list[str]) -> bool:
-    for i, word in enumerate(argv):
-        if word in _PASSTHROUGH_FLAGS:
-            return True
-        if word == "--output-format" and i + 1 < len(argv) and argv[i + 1] not in _OWN_FORMATS:
-            return True
-        if word.startswith("--output-format=") and word.split("=", 1)[1] not in _OWN_FORMATS:
-            return True
-    return False
+    return (any(word in _PASSTHROUGH_FLAGS for word in argv)
+            or asks_other_format(argv, None, "--output-format", _OWN_FORMATS))
 
 
 def _location(line: str) -> str | None:

@@ -1,0 +1,318 @@
+"""What reaches the model compacted in this setup, for `cc-hook init`, `verify` and `test`.
+
+Each command goes through the same stages, in the same order, as the installed hook
+(`hook_script.PIPELINES`, `GATE_AFTER_REWRITE`), but in this process: the agent's event
+(`synthetic.event_for`), `cc-hook decode`, the agent's gate model (its rules, mode and
+known-safe table: cc_gate), cc-rewrite, `cc-hook encode`; then `outcome.outcome_of` reads the
+answer exactly as `cc-hook test` does. So the counts change by themselves when an agent module
+changes what it answers (e.g. a rewrite for a command the agent asks about).
+
+A command counts as compacted when the agent runs the filtered command, with or without asking
+(outcome FILTERED, ASKS, REWRITTEN_OWN_RULES), or filters its output after it ran and a filter
+applies (FILTERED_AFTER). For one that reaches the model raw only because the agent asks about
+it, and that has a filter, `allow_line` gives the line that would make it compacted. Cold path.
+"""
+import os
+import shlex
+
+from . import hook_script
+from .outcome import ASKS, CLIENT_DECIDES, FILTERED, FILTERED_AFTER, REFUSED, \
+    REWRITTEN_OWN_RULES, outcome_of
+from .typical import BUILD_TEST, EXPLORE, TYPICAL
+
+COMPACTED_KINDS = (FILTERED, ASKS, REWRITTEN_OWN_RULES)
+"""The agent runs the rewritten (filtered) command: unasked, after asking, or once its own
+rules allow it."""
+
+
+class Verdict:
+    __slots__ = ("command", "outcome", "compacted", "has_filter", "why")
+
+    def __init__(self, command, outcome, compacted, has_filter, why):
+        self.command = command
+        self.outcome = outcome
+        self.compacted = compacted
+        self.has_filter = has_filter
+        self.why = why
+
+
+def _rewriter():
+    from cc_rewrite.rewrite import Rewriter
+
+    return Rewriter()
+
+
+def has_filter(command: str, cwd: str, rewriter=None) -> bool:
+    """Whether cc-rewrite would run `command` through cc-filter (a filter applies)."""
+    rewriter = rewriter or _rewriter()
+    try:
+        return rewriter.rewrite(command, {"command": command, "cwd": cwd}).changed
+    except Exception:  # a rewrite bug: the hook leaves such a command alone too
+        return False
+
+
+def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
+                rewriter=None) -> str:
+    """The installed hook's answer text for `command`, its stages run in this process."""
+    from cc_gate.stage import Gate
+    from cc_peel.record import dumps, loads
+
+    import json
+
+    from .stage import decode, encode
+    from .synthetic import event_for
+
+    event = event_for(agent, command, cwd, "camel" if agent == "copilot" else None)
+    line = decode(agent, json.dumps(event))
+    if line is None:
+        return ""
+    rec = loads(line)
+    gate = gate or Gate(agent=agent)
+    rewriter = rewriter or _rewriter()
+    pipeline = hook_script.PIPELINES[hook_script.DENY_ONLY if after else hook_script.REWRITE]
+    names = [name for name, rest in pipeline if name != "cc-hook"]
+    if agent in hook_script.GATE_AFTER_REWRITE and not after:
+        names = ["cc-rewrite", "cc-gate"]
+    for name in names:
+        if name == "cc-gate":
+            rec = gate.answer_record(rec)
+        elif name == "cc-rewrite":
+            rec = rewriter.answer_record(rec)
+    return encode(agent, dumps(rec))
+
+
+def judge(agent: str, command: str, cwd: str, after: bool, gate=None, rewriter=None) -> Verdict:
+    rewriter = rewriter or _rewriter()
+    if agent == "opencode":  # the plugin: deny-only before, filter after (its record's outcome)
+        outcome = _opencode_outcome(command, cwd, gate, after)
+    else:
+        answer = hook_answer(agent, command, cwd, after, gate, rewriter)
+        outcome = outcome_of(agent, answer, command, after)
+    filtered = has_filter(command, cwd, rewriter)
+    if outcome.kind in COMPACTED_KINDS:
+        return Verdict(command, outcome, True, True, "runs filtered")
+    if outcome.kind == FILTERED_AFTER:
+        why = "filtered after it ran" if filtered else "no filter applies to it"
+        return Verdict(command, outcome, filtered, filtered, why)
+    if outcome.kind == REFUSED:
+        return Verdict(command, outcome, False, filtered, f"refused by {outcome.reason}")
+    why = ("the agent asks about it (or decides by its own rules), so it runs the original, "
+           "unfiltered, even after you approve it" if filtered else "no filter applies to it")
+    return Verdict(command, outcome, False, filtered, why)
+
+
+def _opencode_outcome(command: str, cwd: str, gate, after: bool):
+    from cc_gate.stage import Gate
+
+    from .outcome import opencode_outcome
+
+    gate = gate or Gate(agent="opencode")
+    rec = gate.answer_record({"agent": "opencode", "cwd": cwd, "command": command})
+    return opencode_outcome(rec, command, after)
+
+
+DEFAULT_START = {"gemini": ["gemini", "-i"]}
+"""How each agent that the gate recognises by its running process is started in its default
+setup (Gemini CLI: an interactive session), for when `init`/`verify` run outside it; the gate
+reads its flags (approval mode, headless or not) from that process."""
+
+
+class _DefaultClient:
+    """While measuring outside the client: the gate finds the agent's default start as its
+    client process (when the real one is not an ancestor)."""
+
+    def __init__(self, agent: str):
+        self.argv = DEFAULT_START.get(agent)
+        self.saved = None
+
+    def __enter__(self):
+        if self.argv is None:
+            return self
+        from cc_gate import process
+
+        real = process.client_process
+        argv = self.argv
+
+        def client_process(names, start=None):
+            return real(names, start) or (os.getpid(), list(argv))
+
+        self.saved, process.client_process = real, client_process
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            from cc_gate import process
+
+            process.client_process = self.saved
+        return False
+
+
+def measure(agent: str, cwd: str, after: bool, commands=TYPICAL) -> list:
+    """One Verdict per command, for `agent` installed as it is (after: it filters after
+    execution), in the agent's default setup (DEFAULT_START)."""
+    from cc_gate.stage import Gate
+
+    with _DefaultClient(agent):
+        gate = Gate(agent=agent)
+        rewriter = _rewriter()
+        return [judge(agent, c, cwd, after, gate, rewriter) for c in commands]
+
+
+# -- what would add more ---------------------------------------------------------------------
+def rule_prefix(command: str) -> str:
+    """The words an allow rule for `command` names: the program and its subcommand
+    (`npm run build`, `cargo test`, `python -m pytest`, `pytest`)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    if not words:
+        return command
+    prefix = [words[0]]
+    rest = words[1:]
+    if os.path.basename(words[0]).startswith("python") and rest[:1] == ["-m"] and len(rest) > 1:
+        return " ".join(prefix + rest[:2])
+    for word in rest[:2]:
+        if word.startswith("-") or not (word.replace("-", "").isalpha() and word.islower()):
+            break  # an option, a path, a file name, a pattern: not a subcommand
+        prefix.append(word)
+        if words[0] not in ("npm", "pnpm", "yarn", "bun") or word != "run":
+            break
+    return " ".join(prefix)
+
+
+def _gemini_rule(prefixes: list) -> list:
+    import json
+
+    return ["[[rule]]", 'toolName = "run_shell_command"',
+            f"commandPrefix = {json.dumps(prefixes)}", 'decision = "allow"', "priority = 100"]
+
+
+#: agent → (where the lines go, prefixes → the exact lines). An agent module may define its
+#: own `ALLOW_RULES` with the same shape.
+ALLOW_RULES = {
+    "claude": ("permissions.allow in ~/.claude/settings.json",
+               lambda prefixes: [f'"Bash({p}:*)",' for p in prefixes]),
+    "codex": ("~/.codex/rules/default.rules",
+              lambda prefixes: ["prefix_rule(pattern=[" + ", ".join(
+                  f'"{w}"' for w in p.split()) + '], decision="allow")' for p in prefixes]),
+    "gemini": ("a policy file of yours, e.g. ~/.gemini/policies/allow.toml", _gemini_rule),
+    "cursor": ("permissions.allow in ~/.cursor/cli-config.json",
+               lambda prefixes: [f'"Shell({p.split()[0]})",'
+                                 for p in dict.fromkeys(p.split()[0] for p in prefixes)]),
+}
+SHELL_OPERATORS = ("&&", "||", ";", "|", "&", "$(", "`", ">", "<", "\n")
+
+
+def allow_rules(agent: str, commands: list) -> tuple[str, list] | None:
+    """(where, the exact lines) that let the agent run `commands` unasked, so the hook can
+    compact them; None when the agent has no such rule."""
+    from .agents import load
+
+    try:
+        found = getattr(load(agent), "ALLOW_RULES", None) or ALLOW_RULES.get(agent)
+    except KeyError:
+        found = ALLOW_RULES.get(agent)
+    if not found or not commands:
+        return None
+    where, make = found
+    return where, make(list(dict.fromkeys(rule_prefix(c) for c in commands)))
+
+
+def worth_allowing(command: str) -> bool:
+    """A simple command that only reads or builds (never one that changes a repository or a
+    cluster): the only kind a hint proposes to allow."""
+    if any(op in command for op in SHELL_OPERATORS):
+        return False
+    return command in BUILD_TEST or command in EXPLORE
+
+
+# -- the report ------------------------------------------------------------------------------
+def summary(agent: str, verdicts: list) -> list:
+    """The lines init and verify print for one agent."""
+    from .outcome import NAMES
+
+    done = [v for v in verdicts if v.compacted]
+    heavy = [v for v in verdicts if v.command in BUILD_TEST]
+    heavy_done = [v for v in heavy if v.compacted]
+    lines = [f"{NAMES.get(agent, agent)}: {len(done)} of {len(verdicts)} typical commands reach "
+             f"the model compacted ({len(heavy_done)} of the {len(heavy)} test, build, install "
+             "and lint commands)"]
+    raw = [v for v in verdicts if not v.compacted]
+    if raw:
+        lines.append("  reach it raw: " + ", ".join(v.command for v in raw))
+    fixable = [v.command for v in raw if v.has_filter and v.outcome.kind == CLIENT_DECIDES
+               and worth_allowing(v.command)]
+    found = allow_rules(agent, fixable)
+    if found:
+        where, rule_lines = found
+        lines.append(f"  the agent asks about {len(fixable)} of these, so it runs them unfiltered "
+                     f"even after you approve; to compact them, allow them (add to {where}):")
+        lines.extend(f"    {line}" for line in rule_lines)
+    return lines
+
+
+def report(agent: str, cwd: str, after: bool, say) -> list:
+    verdicts = measure(agent, cwd, after)
+    for line in summary(agent, verdicts):
+        say(line)
+    return verdicts
+
+
+def for_installs(installs: list, say, cwd: str | None = None) -> None:
+    """init and verify: the summary for each agent with a hook or plugin among `installs` (the
+    one the agent uses in `cwd`: the project's install there, else the global one)."""
+    from .agents import HOOK_AGENTS, PLUGIN_AGENTS
+    from .outcome import filters_after
+    from .synthetic import _install_texts, installed
+
+    cwd = os.path.abspath(cwd or os.getcwd())
+    agents = list(dict.fromkeys(i.get("agent") for i in installs
+                                if i.get("agent") in HOOK_AGENTS + PLUGIN_AGENTS))
+    if not agents:
+        return
+    say("")
+    say(f"What reaches the model compacted here ({home_short(cwd)}), out of "
+        f"{len(TYPICAL)} typical commands (cc_hook/typical.py), with the rules in force now:")
+    for agent in agents:
+        found = installed(agent, cwd)
+        if found is None:
+            continue
+        install, _where = found
+        where = install.get("root") if install.get("scope") == "project" else cwd
+        try:
+            report(agent, where or cwd, filters_after(_install_texts(install)), say)
+        except Exception as exc:  # a measure that fails must not fail init or verify
+            say(f"{agent}: cannot tell ({type(exc).__name__}: {exc})")
+
+
+def home_short(path: str) -> str:
+    from ctxcrl.home import short_path
+
+    return short_path(path)
+
+
+def after_approval(agent: str, command: str, cwd: str, outcome) -> list:
+    """`cc-hook test`: for a command the agent asks about (or decides on itself), whether its
+    output is filtered once you approve it, why, and the rule that would compact it."""
+    if outcome.kind == ASKS:
+        return ["  approved  runs filtered (the prompt shows the rewritten command)"]
+    if outcome.kind == REWRITTEN_OWN_RULES:
+        return ["  approved  runs filtered (the agent runs the rewritten command once its own "
+                "rules allow it)"]
+    if outcome.kind not in (CLIENT_DECIDES, FILTERED_AFTER):
+        return []
+    filtered = has_filter(command, cwd)
+    if outcome.kind == FILTERED_AFTER:
+        return [f"  output    {'filtered after it ran' if filtered else 'unfiltered: no filter applies to it'}"
+                ", asked or not"]
+    if not filtered:
+        return ["  approved  runs unfiltered: no filter applies to it"]
+    lines = ["  approved  runs unfiltered: the hook leaves a command the agent asks about to "
+             "the agent's own flow, which runs the original (permission parity)"]
+    found = allow_rules(agent, [command]) if worth_allowing(command) else None
+    if found:
+        where, rule_lines = found
+        lines.append(f"  compact   allow it (add to {where}):")
+        lines.extend(f"            {line}" for line in rule_lines)
+    return lines
