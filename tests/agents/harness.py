@@ -69,9 +69,17 @@ def _writable_tree(path: Path) -> None:
                 os.chmod(p, os.stat(p).st_mode | 0o444)
 
 
+def client_version(name: str) -> str:
+    """The version the tables run: the pinned one, or `CTXCRL_CLIENT_VERSION_<AGENT>`
+    (`just clients-latest` sets it to the package's newest release)."""
+    return os.environ.get(f"CTXCRL_CLIENT_VERSION_{name.upper()}") or CLIENTS[name][1]
+
+
 def install_client(name: str) -> Path:
-    """The pinned client's executable, installed from the npm registry (once per machine)."""
-    package, version, binary = CLIENTS[name]
+    """The client's executable at `client_version(name)`, installed from the npm registry
+    (once per machine and version)."""
+    package, _pinned, binary = CLIENTS[name]
+    version = client_version(name)
     prefix = CACHE / f"{name}-{version}"
     exe = prefix / "node_modules" / ".bin" / binary
     if exe.exists():

@@ -62,7 +62,10 @@ REGISTRATIONS = {
     "codex": (".codex/hooks.json",
               lambda cmd: {"hooks": {"PreToolUse": [
                   {"matcher": "Bash",
-                   "hooks": [{"type": "command", "command": cmd, "timeout": 10}]}]}}),
+                   "hooks": [{"type": "command", "command": cmd, "timeout": 10}]}],
+                  "PostToolUse": [  # the filter after execution (commands left alone before)
+                  {"matcher": "Bash",
+                   "hooks": [{"type": "command", "command": cmd + " post", "timeout": 10}]}]}}),
 }
 PROJECT_FILES = {"claude": ".claude/settings.json", "cursor": ".cursor/hooks.json",
                  "copilot": ".github/hooks/ctxcrl.json", "gemini": ".gemini/settings.json",
