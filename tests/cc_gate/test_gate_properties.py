@@ -1,5 +1,9 @@
 """No spelling of a denied command escapes the deny, wherever it sits in a compound (hypothesis).
 
+The second half generates commands hidden inside others (git aliases and config entries,
+GIT_* variables, trap actions, source of generated text, startup and prompt variables), runs
+each with real bash (bash_oracle: it must really push) and checks the gate denies it.
+
 Spellings: env prefixes, transparent wrappers and launchers, `\\git`, `/usr/bin/git`, quoted
 words, git global options, extra blanks. Places: alone, after `;` `&&` `||` `&` `|` or a
 newline, inside `$(…)`, backticks, `<(…)`, `( )`, `{ }`, if/for/while bodies, `bash -c '…'`.
@@ -154,3 +158,140 @@ def test_a_static_spelling_bash_runs_as_git_push_is_denied(oracle, spelling):
         record = {"command": spelling, "event": {"permission_mode": mode}}
         verdict = claude.decide(spelling, STATIC_RULES, record)
         assert verdict.decision == DENY, (spelling, mode, verdict)
+# -- hidden commands (cc_gate/hidden.py), checked against real bash (bash_oracle) -------------
+# Each generated line really runs `git push` (the oracle must see it happen), and the gate
+# must deny it: git aliases and config entries, GIT_* variables, trap actions, source of
+# generated text, startup and prompt variables, each in a few places of a compound.
+
+import bash_oracle  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+PUSH_RULES = RuleSet()
+PUSH_RULES.add(DENY, ["Bash(git push:*)"], ("Bash",), "~/.claude/settings.json")
+PUSH_RULES.add(ALLOW, ["Bash"], ("Bash",), "~/.claude/settings.json")
+hidden_places = st.sampled_from(["@", "true; @", "true && @", "( @ )", "{ @; }",
+                                 "if true; then @; fi", "for i in 1; do @; done"])
+oracle_settings = settings(max_examples=12, deadline=None,
+                           suppress_health_check=[HealthCheck.too_slow])
+needs_oracle = pytest.mark.skipif(not bash_oracle.available(), reason="bash or git missing")
+git_program = st.sampled_from(["git", "\\git", "/usr/bin/git", "command git", "env git"])
+push_text = st.sampled_from(["git push", "git status; git push", "git push origin",
+                             "command git push"])
+
+
+def _quoted(text: str, style: str) -> str:
+    if style == "'":
+        return f"'{text}'"
+    if style == '"':
+        return f'"{text}"'
+    return "$'" + text + "'"
+
+
+@st.composite
+def hidden_git(draw):
+    g = draw(git_program)
+    name = draw(st.sampled_from(["x", "X", "up"]))
+    use = name.lower() if draw(st.booleans()) else name
+    cmd = draw(push_text)
+    quote = draw(st.sampled_from(["'", '"']))
+    kind = draw(st.sampled_from(["alias", "shell-alias", "chain", "config-env", "env-count",
+                                 "parameters", "config-write", "fsmonitor", "pager", "editor",
+                                 "editor-var"]))
+    if kind == "alias":
+        return f"{g} -c alias.{name}=push {use}"
+    if kind == "shell-alias":
+        return f"{g} -c alias.{name}={_quoted('!' + cmd, quote)} {use}"
+    if kind == "chain":
+        return f"{g} -c alias.{name}=y -c alias.y=push {use}"
+    if kind == "config-env":
+        return f"V=push {g} --config-env=alias.{name}=V {use}"
+    if kind == "env-count":
+        return (f"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.{name} GIT_CONFIG_VALUE_0=push "
+                f"{g} {use}")
+    if kind == "parameters":
+        return f"GIT_CONFIG_PARAMETERS=\"'alias.{name}'='push'\" {g} {use}"
+    if kind == "config-write":
+        scope = draw(st.sampled_from(["", "--global ", "--local "]))
+        return f"{g} config {scope}alias.{name} push; {g} {use}"
+    if kind == "fsmonitor":
+        return f"{g} -c core.fsmonitor={_quoted(cmd + ';:', quote)} status"
+    if kind == "pager":
+        key = draw(st.sampled_from(["core.pager", "pager.log"]))
+        return f"{g} -c {key}={_quoted(cmd + ';:', quote)} log"
+    if kind == "editor":
+        return f"{g} -c core.editor={_quoted(cmd + ';:', quote)} commit --allow-empty"
+    var = draw(st.sampled_from(["GIT_EDITOR", "EDITOR", "VISUAL"]))
+    return f"{var}={_quoted(cmd + ';:', quote)} {g} commit --allow-empty"
+
+
+@st.composite
+def hidden_trap(draw):
+    action = _quoted(draw(push_text), draw(st.sampled_from(["'", '"', "$'"])))
+    signal, trigger = draw(st.sampled_from([("EXIT", ""), ("0", ""), ("DEBUG", "; :"),
+                                            ("ERR", "; false"),
+                                            ("INT", "; kill -INT $BASHPID"),
+                                            ("TERM", "; kill $BASHPID")]))
+    prefix = draw(st.sampled_from(["", "builtin ", "command "]))
+    dashes = draw(st.sampled_from(["", "-- "]))
+    return f"{prefix}trap {dashes}{action} {signal}{trigger}"
+
+
+@st.composite
+def hidden_source(draw):
+    cmd = draw(st.sampled_from([".", "source", "builtin source", "command ."]))
+    text = _quoted(draw(push_text), draw(st.sampled_from(["'", '"'])))
+    form = draw(st.sampled_from(["{c} /dev/stdin <<< {t}", "{c} /dev/fd/0 <<< {t}",
+                                 "echo {t} | {c} /dev/stdin", "printf '%s\\n' {t} | {c} /dev/stdin",
+                                 "{c} <(echo {t})", "{c} <(printf '%s\\n' {t})"]))
+    return form.replace("{c}", cmd).replace("{t}", text)
+
+
+@st.composite
+def hidden_startup(draw):
+    sub = _quoted("$(" + draw(push_text) + ")", "'")
+    text = _quoted(draw(push_text), "'")
+    return draw(st.sampled_from([
+        f"PS4={sub}; set -x; :", f"set -x; PS4={sub} :", f"set -o xtrace; PS4={sub}; true",
+        f"PROMPT_COMMAND={text} bash -i", f"PS0={sub} bash -i <<< ':'",
+        f"bash --rcfile <(echo {text}) -i", f"bash --init-file /dev/stdin -i <<< {text}",
+        f"BASH_ENV=/dev/stdin bash -c : <<< {text}", f"BASH_ENV=<(echo {text}) bash -c :",
+        f"ENV=<(echo {text}) sh -i",
+    ]))
+
+
+def _runs_push_and_is_denied(place: str, spelling: str) -> None:
+    command = place.replace("@", spelling)
+    run = bash_oracle.run(command)
+    assert run.ran("git push"), ("the generator made a line that pushes nothing", command,
+                                 run.output[-300:])
+    verdict = decide(command, PUSH_RULES)
+    assert verdict.decision == DENY, (command, verdict)
+
+
+@needs_oracle
+@oracle_settings
+@given(hidden_places, hidden_git())
+def test_git_config_and_aliases_that_push_are_denied(place, spelling):
+    _runs_push_and_is_denied(place, spelling)
+
+
+@needs_oracle
+@oracle_settings
+@given(hidden_places, hidden_trap())
+def test_trap_actions_that_push_are_denied(place, spelling):
+    _runs_push_and_is_denied(place, spelling)
+
+
+@needs_oracle
+@oracle_settings
+@given(hidden_places, hidden_source())
+def test_sourced_text_that_pushes_is_denied(place, spelling):
+    _runs_push_and_is_denied(place, spelling)
+
+
+@needs_oracle
+@oracle_settings
+@given(hidden_places, hidden_startup())
+def test_startup_and_prompt_code_that_pushes_is_denied(place, spelling):
+    _runs_push_and_is_denied(place, spelling)
