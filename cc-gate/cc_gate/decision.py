@@ -72,7 +72,7 @@ class _Analysis:
     """What the rules are tested against, gathered from a command and the commands inside it."""
 
     __slots__ = ("strict", "allow_texts", "allow_segments", "hazard", "budget", "seen",
-                 "values", "nested", "hidden")
+                 "values", "nested", "shell_runs", "hidden")
 
     def __init__(self):
         self.strict: list = []       # one list of spellings per segment (deny and ask rules)
@@ -87,6 +87,7 @@ class _Analysis:
         # past this many the command is too contrived to be auto-allowed.
         self.budget = _SPELLING_BUDGET
         self.seen: set = set()  # argv tails already spelled (one launcher reaches many)
+        self.shell_runs = False  # a launcher runs a shell (`prlimit sh <<EOF`)
         self.hidden = None  # cc_gate.hidden.State, once a line holds a hidden command
 
     def flag(self, reason: str) -> None:
@@ -224,7 +225,7 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
                 analysis.flag(f"a shell reading a script that is not known ({as_written}) "
                               "is never auto-allowed")
             inner.extend(_produced_texts(command[seg.start:seg.end]))  # bash <(echo git push)
-    if fed_to_shell:
+    if fed_to_shell or analysis.shell_runs:
         inner.extend(_stdin_scripts(tokens))
     if analysis.budget <= 0:
         analysis.flag("too many nested launchers to check: never auto-allowed")
@@ -389,6 +390,7 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
                 inner.append(script)
                 inner.extend(_produced_texts(script))
             else:  # `prlimit bash <(echo git push)`, `echo git push | nice sh`
+                analysis.shell_runs = True
                 inner.extend(_produced_texts(" ".join(argv[1:])))
                 if sure and stdin is not None:
                     inner.append(stdin)

@@ -108,6 +108,8 @@ MULTILINE = [
     "sh <<'EOF'\ngit push\nEOF",
     "cat <<'EOF' | sh\ngit push\nEOF",
     "bash <<-EOF\n\tgit pu{sh,}\n\tEOF",
+    "prlimit sh <<EOF\ngit push\nEOF",
+    "cat <<EOF | prlimit bash\ngit push\nEOF",
 ]
 
 
