@@ -617,7 +617,7 @@ def _aliases_in(path: str) -> dict:
 
 
 def _config_value(value: str) -> str:
-    """A git config value: quotes removed, `\\"`, `\\\\`, `\\n`, `\\t` read, `#`/`;` comments cut."""
+    """A git config value: quotes removed, backslash escapes read, `#`/`;` comments cut."""
     out, quoted, i = [], False, 0
     value = value.strip()
     while i < len(value):

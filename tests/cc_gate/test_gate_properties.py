@@ -1,8 +1,9 @@
 """No spelling of a denied command escapes the deny, wherever it sits in a compound (hypothesis).
 
-The second half generates commands hidden inside others (git aliases and config entries,
-GIT_* variables, trap actions, source of generated text, startup and prompt variables), runs
-each with real bash (bash_oracle: it must really push) and checks the gate denies it.
+The second half generates static spellings (static_oracle) and commands hidden inside others
+(git aliases and config entries, GIT_* variables, trap actions, source of generated text,
+startup and prompt variables: bash_oracle), runs each with real bash and checks the gate
+denies it.
 
 Spellings: env prefixes, transparent wrappers and launchers, `\\git`, `/usr/bin/git`, quoted
 words, git global options, extra blanks. Places: alone, after `;` `&&` `||` `&` `|` or a
@@ -77,14 +78,96 @@ def test_any_text_gets_a_verdict(text):
     assert decide(text, RULES).decision in (ALLOW, ASK, DENY)
 
 
+# ---------------------------------------------------------------------------------------------
+# Static spellings, generated and checked by real bash (tests/cc_gate/bash_oracle.py): brace
+# expansion, git's exec path, env -S, launchers and shells fed a script; every one is what bash
+# runs as `git push`, and the gate denies it, in Claude's bypassPermissions mode too.
+
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+from static_oracle import BASH, BashOracle  # noqa: E402
+from cc_gate.agents import claude  # noqa: E402
+
+STATIC_RULES = RuleSet()
+STATIC_RULES.add(DENY, ["Bash(git push:*)"], ("Bash",), "~/.claude/settings.json")
+STATIC_RULES.add(ALLOW, ["Bash(git:*)"], ("Bash",), "~/.claude/settings.json")
+
+plain_core = st.sampled_from(["git push", "git push origin", "git -C . push", "\\git push",
+                              "/usr/bin/git push", "/usr/lib/git-core/git push"])
+exec_path_core = st.sampled_from([
+    "/usr/lib/git-core/git-push", "PATH=/usr/lib/git-core git-push",
+    "/usr/lib/git-core//git-push", "$(git --exec-path)/git-push", "/usr/lib/git-core/git-pu\\sh",
+    "env PATH=/usr/lib/git-core:/usr/bin git-push"])
+brace_core = st.sampled_from([
+    "git pu{sh,}", "git pu{sh,ll}", "{git,push}", "{git,push,origin}", "git {push,}",
+    "git {p..p}ush", "git p{u..u}{s..s}h", "git pu{s{h,},}", "git {push,{1..3}}",
+    "git {push,{01..02}}", "git 'pu'{sh,}", "git p{u,}sh", "{git,push} origin"])
+launcher = st.sampled_from([
+    "", "prlimit ", "prlimit --nofile=1024 ", "prlimit -n1024 ", "setpriv ",
+    "setpriv --no-new-privs ", "nohup -- ", "nohup ", "timeout 5 ", "timeout -k 1 5 ",
+    "nice -n 5 ", "nice -5 ", "ionice -c2 ", "stdbuf -oL ", "setsid -w ", "chrt -o 0 ",
+    "taskset -c 0 ", "command ", "exec ", "env -i ", "env -u HOME ", "unshare ",
+    "flock .lock ", "strace -o /dev/null ", "time ", "command -p ", "builtin exec ",
+    "chroot / ", "runuser -u root -- "])
+env_split = st.sampled_from(["env -S '{}'", "env -S'{}'", "env --split-string='{}'",
+                             "env -iS '{}'", "env -C . -S '{}'", "env -S \"{}\""])
+shell_fed = st.sampled_from(["echo '{}' | sh", "sh <<< '{}'", "script -qec '{}' /dev/null",
+                             "npx -c '{}'", "su -c '{}'", "parallel ::: '{}'", "dash -c '{}'"])
+#: only bash expands braces (sh is dash here)
+bash_fed = st.sampled_from(["printf '{}\\n' | bash", "bash -c '{}'", "bash <(echo '{}')",
+                            "bash <<< '{}'", "echo '{}' | bash -s"])
+
+
+@st.composite
+def static_spelling(draw):
+    kind = draw(st.sampled_from(["plain", "exec-path", "braces", "env-split", "shell-fed",
+                                 "bash-fed"]))
+    if kind == "env-split":
+        core = draw(env_split).format(draw(plain_core).replace("\\git", "git"))
+    elif kind == "shell-fed":
+        core = draw(shell_fed).format(draw(plain_core))
+    elif kind == "bash-fed":
+        core = draw(bash_fed).format(draw(st.one_of(plain_core, brace_core)).replace("'", ""))
+    else:
+        core = draw({"plain": plain_core, "exec-path": exec_path_core, "braces": brace_core}[kind])
+    prefix = draw(launcher)
+    if kind == "shell-fed" and prefix.startswith(("env -", "chroot", "runuser")):
+        prefix = ""  # parallel, npx need HOME; su and runuser reset the environment
+    if core.startswith("PATH=") and prefix:
+        core = "env " + core  # an assignment after a launcher is a word, not an assignment
+    return prefix + core
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    if BASH is None:
+        pytest.skip("bash is not installed")
+    found = BashOracle()
+    if found.mounts is None:
+        found.close()
+        pytest.skip("no private mount namespace for the stubs at absolute paths")
+    yield found
+    found.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(static_spelling())
+def test_a_static_spelling_bash_runs_as_git_push_is_denied(oracle, spelling):
+    assert oracle.saw(spelling, "git push", timeout=30), (spelling, oracle.run(spelling))
+    for mode in ("default", "bypassPermissions"):
+        record = {"command": spelling, "event": {"permission_mode": mode}}
+        verdict = claude.decide(spelling, STATIC_RULES, record)
+        assert verdict.decision == DENY, (spelling, mode, verdict)
+
+
 # -- hidden commands (cc_gate/hidden.py), checked against real bash (bash_oracle) -------------
 # Each generated line really runs `git push` (the oracle must see it happen), and the gate
 # must deny it: git aliases and config entries, GIT_* variables, trap actions, source of
 # generated text, startup and prompt variables, each in a few places of a compound.
 
 import bash_oracle  # noqa: E402
-import pytest  # noqa: E402
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck  # noqa: E402
 
 PUSH_RULES = RuleSet()
 PUSH_RULES.add(DENY, ["Bash(git push:*)"], ("Bash",), "~/.claude/settings.json")
