@@ -82,6 +82,10 @@ fixture-tools:
 snapshots *args:
     {{python}} -m pytest -q tests/cc_filter/test_fixtures.py --snapshot-update {{args}}
 
+# The real-client tables on each client's newest npm release, and what differs from the pinned run (`just clients-latest gemini codex`)
+clients-latest *agents:
+    {{python}} tests/agents/clients_latest.py {{agents}}
+
 # The same checks CI runs, from a clean clone
 ci:
     bash .ci/run

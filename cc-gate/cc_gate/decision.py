@@ -54,12 +54,15 @@ _GLOB_CHARS = "*?["
 class GateDecision:
     """`decision` is allow|ask|deny; `reason` names the rule (or construct) that decided."""
 
-    __slots__ = ("decision", "reason", "rule")
+    __slots__ = ("decision", "reason", "rule", "rewrite_on_ask")
 
-    def __init__(self, decision: str, reason: str, rule=None):
+    def __init__(self, decision: str, reason: str, rule=None, rewrite_on_ask: bool = False):
         self.decision = decision
         self.reason = reason
         self.rule = rule
+        #: "ask", and the agent asks the same about the rewritten command as about the original
+        #: (its own prompt stays, the approved run is filtered): the hook may rewrite it
+        self.rewrite_on_ask = rewrite_on_ask
 
     def __repr__(self):
         return f"GateDecision({self.decision!r}, {self.reason!r})"
@@ -353,7 +356,7 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
         if key:
             spellings[key] = None
         if program in hidden.PROGRAMS:
-            queue.extend((a, sure) for a in hidden.argv_commands(argv, program, analysis))
+            queue.extend((found, sure) for found in hidden.argv_commands(argv, program, analysis))
         if "--" in argv[1:]:
             # `kubectl exec pod -- rm -rf /`, `mise exec -- git push`: what follows `--` is
             # often a command; for deny and ask rules it counts as one.

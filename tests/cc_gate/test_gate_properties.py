@@ -1,9 +1,8 @@
 """No spelling of a denied command escapes the deny, wherever it sits in a compound (hypothesis).
 
-The second half generates static spellings (static_oracle) and commands hidden inside others
-(git aliases and config entries, GIT_* variables, trap actions, source of generated text,
-startup and prompt variables: bash_oracle), runs each with real bash and checks the gate
-denies it.
+The second half generates commands hidden inside others (git aliases and config entries,
+GIT_* variables, trap actions, source of generated text, startup and prompt variables), runs
+each with real bash (bash_oracle: it must really push) and checks the gate denies it.
 
 Spellings: env prefixes, transparent wrappers and launchers, `\\git`, `/usr/bin/git`, quoted
 words, git global options, extra blanks. Places: alone, after `;` `&&` `||` `&` `|` or a
@@ -86,7 +85,7 @@ def test_any_text_gets_a_verdict(text):
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
-from static_oracle import BASH, BashOracle  # noqa: E402
+from bash_oracle import BASH, BashOracle  # noqa: E402
 from cc_gate.agents import claude  # noqa: E402
 
 STATIC_RULES = RuleSet()
@@ -159,15 +158,14 @@ def test_a_static_spelling_bash_runs_as_git_push_is_denied(oracle, spelling):
         record = {"command": spelling, "event": {"permission_mode": mode}}
         verdict = claude.decide(spelling, STATIC_RULES, record)
         assert verdict.decision == DENY, (spelling, mode, verdict)
-
-
 # -- hidden commands (cc_gate/hidden.py), checked against real bash (bash_oracle) -------------
 # Each generated line really runs `git push` (the oracle must see it happen), and the gate
 # must deny it: git aliases and config entries, GIT_* variables, trap actions, source of
 # generated text, startup and prompt variables, each in a few places of a compound.
 
 import bash_oracle  # noqa: E402
-from hypothesis import HealthCheck  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 PUSH_RULES = RuleSet()
 PUSH_RULES.add(DENY, ["Bash(git push:*)"], ("Bash",), "~/.claude/settings.json")

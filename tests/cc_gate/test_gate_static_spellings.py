@@ -5,14 +5,14 @@ the denied command, and the gate denies each, for Claude Code in every mode and 
 Classes: brace expansion (braces*.txt), git's exec path (exec_path.txt), `env -S`
 (env_split.txt), launchers (launchers.txt), shells fed a static script (shell_fed.txt). The
 rules are those of the attack: deny `git push`, `rm -rf`, `curl`, allow `git` (Claude), the
-same three `forbidden` prefix rules (Codex). The bash oracle is tests/cc_gate/static_oracle.py.
+same three `forbidden` prefix rules (Codex). The bash oracle is tests/cc_gate/bash_oracle.py.
 """
 import os
 import re
 import shutil
 
 import pytest
-from static_oracle import BASH, BashOracle, read_corpus
+from bash_oracle import BASH, BashOracle, read_corpus
 from settings_files import write_json
 
 from cc_gate.agents import claude, codex
