@@ -10,12 +10,13 @@ Rules, as a user would write them: Claude Code `permissions.deny` `Bash(git push
 `Bash(rm -rf:*)`, `Bash(curl:*)` and `permissions.allow` `Bash(git:*)` in
 `~/.claude/settings.json`; for Codex the same as `prefix_rule`s in `~/.codex/rules/` (forbidden
 for the denies, allow for `git`), and once more with the forbidden rules only (no rule: Codex
-runs a command in its sandbox unasked, so a hook answer of allow is what it would do anyway). Each spelling goes through what the installed hook runs,
-in-process: `cc-hook decode <agent>` → `cc-gate --agent <agent>` → `cc-rewrite` →
-`cc-hook encode <agent>`, with the event's `permission_mode` set to each Claude mode
-(default, acceptEdits, plan, dontAsk, bypassPermissions), and for Codex as if the hook ran
-under `codex` (on-request, the interactive default) and under `codex exec` (approval never,
-reported as bypassPermissions), with each rule set. A private HOME holds the rules; nothing of the user's is read.
+runs a command in its sandbox unasked, so a hook answer of allow is what it would do anyway).
+Each spelling goes through what the installed hook runs, in-process: `cc-hook decode <agent>`
+→ `cc-gate --agent <agent>` → `cc-rewrite` → `cc-hook encode <agent>`, with the event's
+`permission_mode` set to each Claude mode (default, acceptEdits, plan, dontAsk,
+bypassPermissions), and for Codex as if the hook ran under `codex` (on-request, the
+interactive default) and under `codex exec` (approval never, reported as bypassPermissions),
+with each rule set. A private HOME holds the rules; nothing of the user's is read.
 
 The answer the client gets is counted: denied (the hook's deny), asked (a forced prompt),
 allowed (the hook's allow, with or without a rewrite) or unanswered (no answer: the client's

@@ -483,6 +483,18 @@ def _git(argv: list, analysis) -> list:
     name = sub.lower()
     values = local_aliases.get(name, []) + state.aliases.get(name, [])
     if not values:
+        # an alias already in git's config files (written by an earlier command): spelled
+        # for the deny and ask rules (what is allowed stays the command as written)
+        for value in saved_aliases(argv[:i]).get(name, ()):
+            if value.startswith("!"):
+                inner = _split(value[1:])
+                if inner:
+                    found.append(inner)
+            else:
+                words = _split(value)
+                if words:
+                    found.append(argv[:i] + words + rest[1:])
+    if not values:
         if state.config_written:
             analysis.flag(f"git {sub}: not a git command, and git's config is changed on this "
                           "line (an alias?): never auto-allowed")
@@ -504,6 +516,124 @@ def _git(argv: list, analysis) -> list:
             continue
         found.append(argv[:i] + words + rest[1:])
     return found
+
+
+_SAVED: dict = {}
+
+
+def saved_aliases(globals_: list) -> dict:
+    """The `[alias]` entries of git's config files for a command run here (system, global,
+    the repository's own from the cwd or `-C`): lower-case name → values. Read only for a
+    command git does not have, cached by file, mtime and size."""
+    import os
+
+    env = os.environ
+    files = []
+    if not env.get("GIT_CONFIG_NOSYSTEM"):
+        files.append(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
+    home = env.get("HOME") or os.path.expanduser("~")
+    if env.get("GIT_CONFIG_GLOBAL"):
+        files.append(env["GIT_CONFIG_GLOBAL"])
+    else:
+        xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+        files += [os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")]
+    here = os.getcwd()
+    for k, word in enumerate(globals_):
+        if word == "-C" and k + 1 < len(globals_):
+            here = os.path.join(here, globals_[k + 1])
+    files += _repository_configs(here)
+    found: dict = {}
+    for path in files:
+        for name, values in _aliases_in(path).items():
+            for value in values:
+                _add(found, name, value)
+    return found
+
+
+def _repository_configs(here: str) -> list:
+    import os
+
+    for _ in range(64):
+        dot = os.path.join(here, ".git")
+        if os.path.isdir(dot):
+            return [os.path.join(dot, "config")]
+        if os.path.isfile(dot):
+            try:
+                with open(dot, encoding="utf-8", errors="replace") as f:
+                    line = f.read(4096).strip()
+            except OSError:
+                return []
+            if not line.startswith("gitdir:"):
+                return []
+            gitdir = os.path.join(here, line[len("gitdir:"):].strip())
+            configs = [os.path.join(gitdir, "config")]
+            try:
+                with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
+                    configs.append(os.path.join(gitdir, f.read().strip(), "config"))
+            except OSError:
+                pass
+            return configs
+        parent = os.path.dirname(here)
+        if parent == here:
+            return []
+        here = parent
+    return []
+
+
+def _aliases_in(path: str) -> dict:
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return {}
+    key = (path, st.st_mtime_ns, st.st_size)
+    cached = _SAVED.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    aliases: dict = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        text = ""
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            section = line[1:line.find("]")].strip().split(" ", 1)[0].lower() \
+                if "]" in line else ""
+            line = line[line.find("]") + 1:].strip() if "]" in line else ""
+            if not line:
+                continue
+        if section != "alias" or "=" not in line:
+            continue
+        name, _, value = line.partition("=")
+        _add(aliases, name.strip().lower(), _config_value(value))
+    _SAVED[path] = (key, aliases)
+    return aliases
+
+
+def _config_value(value: str) -> str:
+    """A git config value: quotes removed, backslash escapes read, `#`/`;` comments cut."""
+    out, quoted, i = [], False, 0
+    value = value.strip()
+    while i < len(value):
+        c = value[i]
+        if c == "\\" and i + 1 < len(value):
+            out.append({"n": "\n", "t": "\t", "b": "\b"}.get(value[i + 1], value[i + 1]))
+            i += 2
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif c in "#;" and not quoted:
+            break
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out).strip()
 
 
 def _key_shape(key: str) -> tuple:
@@ -585,6 +715,9 @@ def _config_write(args: list, analysis) -> None:
     if exact.startswith("alias."):
         analysis.flag(f"git config {key} defines a git alias: never auto-allowed")
         _add(state.aliases, exact[len("alias."):], value)
+        # what the alias will run meets the deny rules now: in a bypass mode this command
+        # runs unasked, and a later `git p` alone would run it unseen
+        state.texts.append(value[1:] if value.startswith("!") else "git " + value)
         return
     _config_pair(key, value, analysis, {})
 

@@ -214,7 +214,8 @@ def hidden_git(draw):
     if kind == "config-write":
         scope = draw(st.sampled_from(["", "--global ", "--local "]))
         return f"{g} config {scope}alias.{name} push; {g} {use}"
-    if kind == "fsmonitor":
+    if kind == "fsmonitor":  # (a git status in the hook would start the hook again)
+        cmd = draw(st.sampled_from(["git push", "command git push", "git push origin"]))
         return f"{g} -c core.fsmonitor={_quoted(cmd + ';:', quote)} status"
     if kind == "pager":
         key = draw(st.sampled_from(["core.pager", "pager.log"]))
