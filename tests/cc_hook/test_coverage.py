@@ -22,7 +22,7 @@ from cc_hook.typical import BUILD_TEST, TYPICAL
 EXPECTED = {
     "claude": (27, 0),
     "codex": (46, 13),
-    "gemini": (0, 0),
+    "gemini": (45, 13),
     "opencode": (46, 13),
     "copilot": (46, 13),
 }
