@@ -258,6 +258,11 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
         return 1
     manifest = Manifest.load()
     failures = 0
+    untrusted = home.untrusted_home(cwd)
+    if untrusted:  # the hook pins this home: say now that it will trust nothing
+        report.warn(f"cc-hook: warning: {untrusted}: contextcrawler will use no config.toml, "
+                    "user filters or trusted project filters from it (point CTXCRL_HOME or "
+                    "XDG_*_HOME at a folder of yours outside the project)")
     if not dry_run:
         _note_created_dirs(os.path.join(home.data_dir(), "hooks.json"), manifest)
         home.ensure_private_dir(home.data_dir())

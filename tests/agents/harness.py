@@ -43,8 +43,11 @@ AGENT_USER = "ctxagent"
 
 #: name → (npm package, pinned version, binary name). Bump a version only after re-checking the
 #: client's behaviour (ARCHITECTURE §8) and, for Claude Code, its built-in auto-allow list.
+#: `CTXCRL_CLAUDE_VERSION=2.1.197` runs the Claude Code tests on the previous pin (its table of
+#: outcomes and its read-only tables are kept).
 CLIENTS = {
-    "claude": ("@anthropic-ai/claude-code", "2.1.197", "claude"),
+    "claude": ("@anthropic-ai/claude-code", os.environ.get("CTXCRL_CLAUDE_VERSION") or "2.1.332",
+               "claude"),
     "codex": ("@openai/codex", "0.171.0", "codex"),
     "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
     "opencode": ("opencode-ai", "1.18.33", "opencode"),

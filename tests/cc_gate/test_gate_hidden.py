@@ -185,8 +185,23 @@ STARTUP = [
 ]
 
 
+SHELL_ALIAS = [
+    ("alias x='git push'", DENY, "git push"),
+    ("shopt -s expand_aliases\nalias g=git\ng push", DENY, "git push"),
+    ("printf -v PS4 '$(git push)'; set -x; :", DENY, "git push"),
+    ("read -r PS4 <<< '$(git push)'", DENY, "git push"),
+    ("read PS4", ASK, "PS4"),
+    ("hash -p ./x git", ASK, "hash -p"),
+    ("enable -f ./x.so foo", ASK, "enable -f"),
+    ("alias ll='ls -l'", ALLOW, ""),
+    ("printf -v x '%s' hi", ALLOW, ""),
+    ("read -r line", ALLOW, ""),
+    ("hash -r", ALLOW, ""),
+]
+
+
 @pytest.mark.parametrize("command, decision, reason",
-                         GIT_CONFIG + GIT_ALIAS + GIT_ENV + TRAP + SOURCE + STARTUP)
+                         GIT_CONFIG + GIT_ALIAS + GIT_ENV + TRAP + SOURCE + STARTUP + SHELL_ALIAS)
 def test_hidden_commands(command, decision, reason):
     verdict = decide(command, RULES)
     assert verdict.decision == decision, (command, verdict)
