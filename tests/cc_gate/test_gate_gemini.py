@@ -267,8 +267,13 @@ INTERACTIVE = [
     ("git status && pytest -q", ASK, True),  # a compound command always asks
     ("ls /etc", ASK, False),             # outside the workspace: asks, but the rewritten
     ("git diff --output=x", ASK, False),  # spelling would run unasked: left alone
-    ("git status \"a b\"", ASK, False),  # quoting: the gate cannot tell for sure
-    ("rg foo", ASK, False),              # rg: its trust depends on its path
+    ("git status \"a $b\"", ASK, False),  # a variable: the gate cannot tell for sure
+    ("ls ~", ASK, False),                # tilde expansion: likewise
+    ("git diff HEAD~1", ALLOW, False),   # a `~` inside a word is plain
+    ("find . -name '*.py'", ALLOW, False),  # a quoted word the shell does not expand
+    ("git commit -m \"wip\"", ASK, True),
+    ("rg foo", ASK, True),               # rg by its name is never trusted (asks)
+    ("/usr/bin/rg foo", ASK, False),     # rg by its path: trusted or not, the gate cannot tell
     ("git branch -D x", ASK, False),     # dangerous; the rewritten spelling would run
 ]
 

@@ -23,7 +23,7 @@ EXPECTED = {
     # issue 24: what Claude Code surely prompts for is asked with the rewrite (approved: filtered)
     "claude": (45, 13),
     "codex": (46, 13),
-    "gemini": (0, 0),
+    "gemini": (45, 13),
     "opencode": (46, 13),
     "copilot": (46, 13),
 }

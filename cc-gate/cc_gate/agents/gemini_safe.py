@@ -35,12 +35,31 @@ _GIT_BRANCH_LISTING = frozenset(("--list", "-l", "--show-current", "-a", "--all"
 _FIND_UNSAFE = frozenset(("-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint",
                           "-fprint0", "-fprintf"))
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./,:=@%+-")
+_PLAIN_TILDE = _PLAIN | {"~"}
 _GIT_VALUE_OPTIONS = ("-C", "-c", "--config-env", "--exec-path", "--git-dir", "--namespace",
                       "--super-prefix", "--work-tree")
 
 
+def word_value(text: str):
+    """The value of one word when the shell and the client's parser surely agree on it: plain
+    characters (a `~` not first: no tilde expansion), or one quoted string with nothing
+    inside that either would expand (`'*.py'`, `"a b"`); else None."""
+    if not text:
+        return None
+    if set(text) <= _PLAIN_TILDE and not text.startswith("~"):
+        return text
+    if len(text) >= 2 and text[0] == text[-1] == "'" and "'" not in text[1:-1]:
+        value = text[1:-1]
+    elif len(text) >= 2 and text[0] == text[-1] == '"' and \
+            not set(text[1:-1]) & set('"$`\\!'):
+        value = text[1:-1]
+    else:
+        return None
+    return value if "\n" not in value and "\0" not in value else None
+
+
 def words_of(command: str):
-    """The command's words when it is one simple command of plain words (no quoting, globs,
+    """The command's words when it is one simple command of such words (no unquoted globs,
     variables, operators, redirections, comments), else None."""
     from cc_lex.lexer import LexError, tokenize
 
@@ -52,9 +71,10 @@ def words_of(command: str):
     for token in tokens:
         if token.kind == "operator" and token.text == "\n" and token is tokens[-1]:
             continue
-        if token.kind != "word" or not token.text or not set(token.text) <= _PLAIN:
+        value = word_value(token.text) if token.kind == "word" else None
+        if value is None:
             return None
-        words.append(token.text)
+        words.append(value)
     return words or None
 
 
@@ -76,10 +96,13 @@ def known_safe(command: str, cwd: str, workspace: str | None = None):
     words = words_of(command)
     if words is None:
         first = first_word(command)
-        if first is not None and first not in CANDIDATES and "=" not in first:
+        if first is not None and first not in CANDIDATES and "=" not in first and \
+                os.path.basename(first) not in ("rg", "rg.exe"):
             return False  # no safe command starts this way, whatever follows
         return None
     cmd = words[0]
+    if os.path.basename(cmd) in ("rg", "rg.exe") and cmd != "rg":
+        return None  # an rg by its path: the client trusts some (`isTrustedCommandPath`)
     if cmd not in CANDIDATES:
         return False
     workspace = workspace or cwd
@@ -116,7 +139,9 @@ def known_safe(command: str, cwd: str, workspace: str | None = None):
         return False
     if cmd == "git":
         return _git_read_only(args)
-    return None  # base64, rg: not reproduced
+    if cmd == "rg":
+        return False  # rg is trusted only by an absolute path (`isTrustedCommandPath`)
+    return None  # base64, an absolute rg: not reproduced
 
 
 #: First words `isDangerousCommand` looks at (any other command is never dangerous to it).
