@@ -318,3 +318,18 @@ def test_ascii_rules_are_not_used_where_they_differ(text):
     with joined_for_every_block():
         assert f.feed_text(text) + list(f.finish(0)) == [text.split("\n")[0],
                                                          "... (1 line omitted)"]
+
+
+def test_every_built_in_toml_filter_passes_its_inline_cases(tmp_path, monkeypatch):
+    """The `[[test]]` cases shipped inside the built-in TOML filters hold (what
+    `cc-filter test --require-all` checks besides the fixtures)."""
+    from cc_filter import cases, catalogue
+
+    monkeypatch.setenv("CTXCRL_HOME", str(tmp_path))
+    catalogue.refresh(str(tmp_path))
+    entries = [e for e in catalogue.all_entries(str(tmp_path))
+               if e.kind == "toml" and e.tier == "built-in"]
+    assert len(entries) > 10
+    failures = [f for e in entries for case in cases.inline_cases(e)
+                for f in cases.run_inline_case(e, case)]
+    assert not failures, "\n".join(failures)
