@@ -249,7 +249,8 @@ def table(attacks: list, results: dict) -> str:
 
 def main(argv) -> int:
     sys.path[:0] = [os.path.join(REPO, d) for d in ("ctxcrl", "cc-lex", "cc-peel", "cc-gate",
-                                                   "cc-rewrite", "cc-hook")]
+                                                   "cc-filter", "cc-rewrite", "cc-track",
+                                                   "cc-hook")]
     attacks = load_corpus()
     results = run(attacks)
     print("each cell: " + "/".join(COLUMNS) + "; static: must be denied in every mode; "
