@@ -48,6 +48,13 @@ def event_for(agent: str, command: str, cwd: str, shape: str | None = None) -> d
                     "%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
                 "tool_name": "run_shell_command",
                 "tool_input": {"command": command, "description": "cc-hook test"}}
+    if agent == "qwen":  # as Qwen Code 0.24.4 `qwen -p` sends it (tests/agents/qwen/)
+        return {"session_id": "ctxcrl-test", "transcript_path": "", "cwd": cwd,
+                "hook_event_name": "PreToolUse", "timestamp": time.strftime(
+                    "%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "permission_mode": "default",
+                "tool_name": "run_shell_command",
+                "tool_input": {"command": command, "description": "cc-hook test"},
+                "tool_use_id": "ctxcrl-test", "tool_call_id": "call_ctxcrl_test"}
     raise KeyError(agent)
 
 

@@ -52,6 +52,7 @@ CLIENTS = {
     "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
     "copilot": ("@github/copilot", "1.0.102", "copilot"),
+    "qwen": ("@qwen-code/qwen-code", "0.24.4", "qwen"),
 }
 
 #: Outcomes of one scenario, as the real client showed them.

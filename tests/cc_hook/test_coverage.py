@@ -26,6 +26,7 @@ EXPECTED = {
     "gemini": (45, 13),
     "opencode": (46, 13),
     "copilot": (46, 13),
+    "qwen": (0, 0),  # its hook can deny but neither rewrite nor replace output (0.24.4)
 }
 
 

@@ -56,7 +56,12 @@ DECODE_CASES = [
                 "tool_name": "run_shell_command",
                 "tool_input": {"command": CMD, "description": "d", "dir_path": "src"}},
      {"agent": "gemini", "cwd": CWD, "command": CMD,
-      "input": {"command": CMD, "description": "d", "dir_path": "src"}}),
+      "input": {"command": CMD, "description": "d", "dir_path": "src"}}),    # Qwen Code 0.24.4's PreToolUse event (tests/agents/qwen/)
+    ("qwen", {"session_id": "s", "transcript_path": "/t.jsonl", "cwd": CWD,
+              "hook_event_name": "PreToolUse", "permission_mode": "yolo",
+              "tool_name": "run_shell_command", "tool_use_id": "toolu_1", "tool_call_id": "call_1",
+              "tool_input": {"command": CMD, "description": "d"}},
+     {"agent": "qwen", "cwd": CWD, "command": CMD, "input": {"command": CMD, "description": "d"}}),
 ]
 
 
@@ -99,7 +104,7 @@ def test_decode_ignores_what_is_not_a_shell_call(agent, event):
 
 @pytest.mark.parametrize("body", ["", "   \n", "{", "not json", "[1, 2]", "null", "\"x\"",
                                   '{"tool_name": "Bash"} trailing', "{" * 100000])
-@pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex"])
+@pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen"])
 def test_decode_malformed_body_gives_no_record(agent, body):
     assert stage.decode(agent, body) is None
 
@@ -271,6 +276,12 @@ ENCODE_CASES = [
     ("gemini", {**record("gemini", decision="ask", rewritten=None), "rewrite_on_ask": True},
      {}),
     ("claude", {**record("claude", decision="ask"), "rewrite_on_ask": True}, None),
+    # Qwen Code ignores a changed tool input: only a deny is ever answered, "{}" otherwise
+    ("qwen", record("qwen", decision="deny", reason="r"),
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                             "permissionDecisionReason": "contextcrawler: r"}}),
+    ("qwen", record("qwen", decision="allow"), {}),
+    ("qwen", record("qwen", rewritten=None), {}),
 ]
 
 
@@ -284,7 +295,7 @@ def test_encode_gives_the_agents_answer(agent, rec, expected):
 
 
 @pytest.mark.parametrize("agent, no_answer", [("claude", ""), ("cursor", "{}"), ("copilot", ""),
-                                              ("gemini", ""), ("codex", "")])
+                                              ("gemini", ""), ("codex", ""), ("qwen", "{}")])
 @pytest.mark.parametrize("body", ["", "\n", "garbage\n", "[1]\n", "git status\n", None])
 def test_encode_without_a_record_gives_the_no_answer(agent, no_answer, body):
     assert stage.encode(agent, body) == no_answer

@@ -17,7 +17,7 @@ Every module exposes:
 
 Imports nothing: `model()` loads only the module of the agent in use.
 """
-AGENTS = ("claude", "codex", "copilot", "cursor", "gemini", "opencode")
+AGENTS = ("claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen")
 
 
 class UnknownAgent(KeyError):

@@ -9,7 +9,7 @@ imports nothing heavy) and describes where its hook is registered (used by `init
   names agents that have it but no install.
 """
 
-HOOK_AGENTS = ("claude", "cursor", "copilot", "gemini", "codex")
+HOOK_AGENTS = ("claude", "cursor", "copilot", "gemini", "codex", "qwen")
 """Agents whose hook runs the piped stages (decode | gate | rewrite | encode)."""
 
 PLUGIN_AGENTS = ("opencode",)
