@@ -49,6 +49,7 @@ CLIENTS = {
     "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
     "copilot": ("@github/copilot", "1.0.102", "copilot"),
+    "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
 }
 
 #: Outcomes of one scenario, as the real client showed them.
