@@ -40,6 +40,8 @@ fixtures *groups:
     if [ -d "$tools/ts5" ]; then export TSC5="${TSC5:-$tools/ts5/node_modules/.bin/tsc}"; fi
     if [ -d "$tools/firebase" ]; then export FIREBASE_TOOLS="${FIREBASE_TOOLS:-$tools/firebase}"; fi
     if [ -d "$tools/tap" ]; then export TAP_TOOLS="${TAP_TOOLS:-$tools/tap}"; fi
+    if [ -d "$tools/buf" ]; then export BUF_TOOLS="${BUF_TOOLS:-$tools/buf}"; fi
+    if [ -d "$tools/cov" ]; then export COVERAGE_TOOLS="${COVERAGE_TOOLS:-$tools/cov/bin}"; fi
     exec bash tests/fixtures/capture/all.sh {{groups}}
 
 # Install the tools the fixture capture scripts run (Debian packages, .tools/py, .tools/node)
@@ -66,6 +68,10 @@ fixture-tools:
         vitest@3.2.7 vite@7.3.8 mocha@12.0.3 typescript@7.0.2 eslint@10.15.0 @eslint/js@10.0.1 \
         prettier@3.10.1 pnpm@12.21.0 yarn@1.22.22
     npm install --prefix "$tools/ts5" --no-fund --no-audit --loglevel=error typescript@5.9.3
+    test -x "$tools/cov/bin/python" || python3 -m venv "$tools/cov"
+    "$tools/cov/bin/python" -m pip install -q pytest==9.2.0 pytest-cov==7.1.0
+    mkdir -p "$tools/buf"
+    npm install --prefix "$tools/buf" --no-fund --no-audit --loglevel=error @bufbuild/buf@1.75.0
     mkdir -p "$tools/tap"
     npm install --prefix "$tools/tap" --no-fund --no-audit --loglevel=error tape@5.10.2 nyc@18.0.0 \
         tap@21.8.0
@@ -75,6 +81,10 @@ fixture-tools:
 # Re-write filter output snapshots after an intended change (review the diff!)
 snapshots *args:
     {{python}} -m pytest -q tests/cc_filter/test_fixtures.py --snapshot-update {{args}}
+
+# The real-client tables on each client's newest npm release, and what differs from the pinned run (`just clients-latest gemini codex`)
+clients-latest *agents:
+    {{python}} tests/agents/clients_latest.py {{agents}}
 
 # The same checks CI runs, from a clean clone
 ci:

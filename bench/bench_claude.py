@@ -1,9 +1,11 @@
 """Claude Code permission parity (issue 12), measured:
 
 - out of the 50 typical agent commands of cc_hook/typical.py (the list `cc-hook init` and
-  `verify` report on), how many reach the model compacted in default mode without
-  a prompt (no rules at all: only Claude Code's built-in read-only commands run without asking,
-  so only those may be rewritten), through the installed hook script;
+  `verify` report on; 15 of them test, build, install and lint commands), how many reach the
+  model compacted in default mode with no rules at all, through the installed hook script:
+  those Claude Code runs unasked (its built-in read-only commands: `allow` + the rewrite) and
+  those it surely prompts for, once the user approves (`ask` + the rewrite: the approved run
+  is filtered, issue 24). Goal: at least 45;
 - what the real client sees per Bash call (time between the model's tool_use leaving the
   scripted server and the tool_result coming back), median over 10 calls, without and with the
   hook (needs the pinned client from npm and, as root, the agent user: else a skipped row).
@@ -44,7 +46,7 @@ def compacted_count(ctx) -> dict:
             return {"budget": "claude: typical commands compacted", "ok": False,
                     "measured": done.stderr.strip()[-200:], "target": "cc-hook init works"}
         script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-claude.sh")
-        rewritten = []
+        rewritten, asked = [], []
         for command in TYPICAL:
             event = json.dumps({"session_id": "b", "cwd": project, "permission_mode": "default",
                                 "hook_event_name": "PreToolUse", "tool_name": "Bash",
@@ -54,16 +56,19 @@ def compacted_count(ctx) -> dict:
             answer = json.loads(out)["hookSpecificOutput"] if out.strip() else {}
             if answer.get("permissionDecision") == "allow" and "updatedInput" in answer:
                 rewritten.append(command)
-        missed = [c for c in EXPLORE if c not in rewritten]
+            elif answer.get("permissionDecision") == "ask" and "updatedInput" in answer:
+                asked.append(command)
+        missed = [c for c in TYPICAL if c not in rewritten and c not in asked]
+        total = len(rewritten) + len(asked)
         return {"budget": f"claude: of {len(TYPICAL)} typical commands, compacted in default "
-                          "mode without a prompt (no rules)",
-                "measured": f"{len(rewritten)}: {', '.join(rewritten)}",
-                "target": "every read-only one with a filter (git status/log/diff, ls, cat, "
-                          "grep, find …)",
-                "ok": all(c in rewritten for c in ("git status", "git log -n 5", "git diff", "ls",
-                                                   "cat README.md", "grep -rn TODO .",
-                                                   "find . -name '*.py'")),
-                "detail": "read-only ones not rewritten: " + (", ".join(missed) or "none")}
+                          "mode (no rules; approvals automated)",
+                "measured": f"{total} ({len(rewritten)} unasked, {len(asked)} once approved)",
+                "target": ">= 45, every read-only one with a filter among the unasked",
+                "ok": total >= 45 and all(c in rewritten for c in (
+                    "git status", "git log -n 5", "git diff", "ls", "cat README.md",
+                    "grep -rn TODO .", "find . -name '*.py'")),
+                "detail": "unasked: " + ", ".join(rewritten) + "; once approved: "
+                          + ", ".join(asked) + "; not compacted: " + (", ".join(missed) or "none")}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

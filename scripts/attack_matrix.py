@@ -9,12 +9,14 @@ code is in a file, or only known when they run): for them the promise is "never 
 Rules, as a user would write them: Claude Code `permissions.deny` `Bash(git push:*)`,
 `Bash(rm -rf:*)`, `Bash(curl:*)` and `permissions.allow` `Bash(git:*)` in
 `~/.claude/settings.json`; for Codex the same as `prefix_rule`s in `~/.codex/rules/` (forbidden
-for the denies, allow for `git`). Each spelling goes through what the installed hook runs,
-in-process: `cc-hook decode <agent>` → `cc-gate --agent <agent>` → `cc-rewrite` →
-`cc-hook encode <agent>`, with the event's `permission_mode` set to each Claude mode
-(default, acceptEdits, plan, dontAsk, bypassPermissions), and for Codex as if the hook ran
-under `codex` (on-request, the interactive default) and under `codex exec` (approval never,
-reported as bypassPermissions). A private HOME holds the rules; nothing of the user's is read.
+for the denies, allow for `git`), and once more with the forbidden rules only (no rule: Codex
+runs a command in its sandbox unasked, so a hook answer of allow is what it would do anyway).
+Each spelling goes through what the installed hook runs, in-process: `cc-hook decode <agent>`
+→ `cc-gate --agent <agent>` → `cc-rewrite` → `cc-hook encode <agent>`, with the event's
+`permission_mode` set to each Claude mode (default, acceptEdits, plan, dontAsk,
+bypassPermissions), and for Codex as if the hook ran under `codex` (on-request, the
+interactive default) and under `codex exec` (approval never, reported as bypassPermissions),
+with each rule set. A private HOME holds the rules; nothing of the user's is read.
 
 The answer the client gets is counted: denied (the hook's deny), asked (a forced prompt),
 allowed (the hook's allow, with or without a rewrite) or unanswered (no answer: the client's
@@ -33,9 +35,12 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ATTACKS = os.path.join(REPO, "tests", "cc_gate", "attacks")
 CLAUDE_MODES = ("default", "acceptEdits", "plan", "dontAsk", "bypassPermissions")
-#: Codex mode → (the codex process's argv, the event's permission_mode)
-CODEX_MODES = {"default": (["codex"], "default"),
-               "exec": (["codex", "exec", "go"], "bypassPermissions")}
+#: Codex mode → (the codex process's argv, the event's permission_mode, its rules: with the
+#: `git` allow rule, or the forbidden rules only — Codex's own default then runs the rest)
+CODEX_MODES = {"default": (["codex"], "default", "rules"),
+               "exec": (["codex", "exec", "go"], "bypassPermissions", "rules"),
+               "default, denies only": (["codex"], "default", "denies"),
+               "exec, denies only": (["codex", "exec", "go"], "bypassPermissions", "denies")}
 COLUMNS = ("tried", "denied", "asked", "allowed", "unanswered")
 CLAUDE_SETTINGS = {"permissions": {
     "deny": ["Bash(git push:*)", "Bash(rm -rf:*)", "Bash(curl:*)"],
@@ -104,6 +109,12 @@ class Sandbox:
             json.dump(CLAUDE_SETTINGS, f)
         with open(os.path.join(self.home, ".codex", "rules", "default.rules"), "w") as f:
             f.write(CODEX_RULES)
+        self.codex_homes = {"rules": os.path.join(self.home, ".codex"),
+                            "denies": os.path.join(root, "codex-denies")}
+        os.makedirs(os.path.join(self.codex_homes["denies"], "rules"))
+        with open(os.path.join(self.codex_homes["denies"], "rules", "default.rules"), "w") as f:
+            f.write("".join(line + "\n" for line in CODEX_RULES.splitlines()
+                            if "forbidden" in line))
         self.saved = {}
 
     def __enter__(self):
@@ -136,14 +147,16 @@ class Hook:
     """The hook's stages for one agent and mode, in-process, as the installed script runs
     them (decode | gate | rewrite | encode)."""
 
-    def __init__(self, agent: str, mode: str, cwd: str):
+    def __init__(self, agent: str, mode: str, sandbox):
         from cc_gate.stage import Gate
         from cc_rewrite.rewrite import Rewriter
 
         self.agent = agent
-        self.cwd = cwd
+        self.cwd = sandbox.cwd
+        self.codex_home = None
         if agent == "codex":
-            self.client_argv, self.event_mode = CODEX_MODES[mode]
+            self.client_argv, self.event_mode, rules = CODEX_MODES[mode]
+            self.codex_home = sandbox.codex_homes[rules]
         else:
             self.client_argv, self.event_mode = None, mode
         self.gate = Gate(agent=agent)
@@ -160,6 +173,8 @@ class Hook:
                  "permission_mode": self.event_mode}
         saved = process.client_argv
         process.client_argv = lambda names, start=None: self.client_argv
+        if self.codex_home is not None:
+            os.environ["CODEX_HOME"] = self.codex_home
         try:
             line = stage.decode(self.agent, dumps(event))
             if line is None:
@@ -169,6 +184,7 @@ class Hook:
             out = stage.encode(self.agent, dumps(record))
         finally:
             process.client_argv = saved
+            os.environ.pop("CODEX_HOME", None)
         return classify(out)
 
 
@@ -193,7 +209,7 @@ def run(attacks: list) -> dict:
     results = {}
     with Sandbox() as sandbox:
         for agent, mode in modes():
-            hook = Hook(agent, mode, sandbox.cwd)
+            hook = Hook(agent, mode, sandbox)
             results[(agent, mode)] = {a: hook.answer(a.line) for a in attacks}
     return results
 

@@ -127,7 +127,11 @@ def tier_dirs(cwd: str | None = None) -> list[tuple[str, str]]:
         dirs.append(("project", project))
     user = home.user_filters_dir()
     if os.path.isdir(user) and home.trusted_home(cwd):  # else: in the project, or not yours
-        dirs.append(("user", user))
+        reason = home.distrust_reason(user, cwd)  # the filters folder itself, too
+        if reason is None:
+            dirs.append(("user", user))
+        else:
+            home.warn_untrusted_once(reason)
     dirs.append(("built-in", BUILTIN_DIR))
     return dirs
 

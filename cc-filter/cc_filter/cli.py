@@ -34,6 +34,8 @@ Commands:
   untrust    Forget a project filter file's recorded SHA-256.
   raw        Print the raw output of the last filtered run that showed less than the
              command printed (or the kept file <file>, as a [full output: …] line names it).
+             Kept files last [tee] max_age_days (7) within max_total_size (500 MB); for
+             one removed since, raw says it expired and when.
 
 Options:
   --filter=NAME   Use this filter instead of the catalogue's choice.

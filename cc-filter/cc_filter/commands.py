@@ -343,7 +343,7 @@ def raw(name: str | None = None) -> int:
     else:
         path = os.path.expanduser(name)
         if not os.path.isfile(path):
-            path = os.path.join(policy.dir(), os.path.basename(name))
+            path = os.path.join(os.path.dirname(tee.last_path(policy)), os.path.basename(name))
     try:
         f = open(path, "rb")
     except FileNotFoundError:

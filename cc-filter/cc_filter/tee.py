@@ -8,11 +8,14 @@ failed with more than `[tee] min_size` bytes of output (mode "failures", the def
 kept, and both the file and the hint say so). The agent gets one last line:
 `[full output: ~/…/tee/<file>]`.
 
-Retention is by age and total size, not by count (`sweep`, after each new file): files older
+Retention is by age and total size, not by count (`sweep`): files older
 than `max_age_days` (default 7) go, then the oldest until all of them hold at most
 `max_total_size` bytes (default 500 MB; an integer of bytes, or "500MB", "2GiB" …); `max_files`
 (default 10000) is only a ceiling against a flood of tiny files. The file just written is never
-removed, so a hint always names a file that exists. Each removed name is recorded in
+removed, so a hint always names a file that exists. A whole sweep (a stat of every file) runs
+at most every SWEEP_SECONDS; in between, `tee/.sweep` keeps the total and count of the last
+sweep plus what was written since, and a sweep runs at once when they pass a bound
+(`retain`), so a tee write costs a few small file operations, not a scan of thousands. Each removed name is recorded in
 `tee/expired.tsv` (name, when, why; the newest EXPIRED_KEEP names), so `cc-filter raw` on an
 expired hint says it expired and when, instead of "no such file".
 
@@ -53,6 +56,8 @@ MAX_AGE_DAYS = 7
 MAX_TOTAL_SIZE = 500 * 1000 * 1000
 MAX_FILES = 10000
 EXPIRED_NAME = "expired.tsv"
+STATE_NAME = ".sweep"
+SWEEP_SECONDS = 3600
 #: Names kept in expired.tsv (a few hundred KB at most); older ones are forgotten.
 EXPIRED_KEEP = 2000
 _UNITS = {"": 1, "b": 1, "k": 1000, "kb": 1000, "kib": 1024, "m": 1000 ** 2, "mb": 1000 ** 2,
@@ -208,8 +213,46 @@ def _write_in(directory: str, raw, argv: list[str], policy: TeePolicy) -> str:
         raise
     finally:
         os.close(fd)
-    sweep(directory, policy, keep=os.path.basename(path))
+    retain(directory, policy, os.path.basename(path), len(raw) - cut_bytes(raw, policy))
     return path
+
+
+def retain(directory: str, policy: TeePolicy, name: str, size: int,
+           now: float | None = None) -> list[str]:
+    """After writing the tee file `name` of `size` bytes: sweep when the last sweep is over
+    SWEEP_SECONDS old (or unknown), or the total or count since would pass a bound; else only
+    count the new file in `.sweep`. Returns the names removed."""
+    now = time.time() if now is None else now
+    state = os.path.join(directory, STATE_NAME)
+    try:
+        with open(state, "rb") as f:
+            last, total, count = (float(x) for x in f.read().split())
+    except (OSError, ValueError):
+        last = total = count = None
+    if (last is not None and 0 <= now - last < SWEEP_SECONDS
+            and total + size <= policy.max_total_size and count + 1 <= policy.max_files):
+        _save_state(state, last, total + size, count + 1)
+        return []
+    gone, total, count = _sweep(directory, policy, name, now)
+    _save_state(state, now, total, count)
+    return gone
+
+
+def _save_state(path: str, last: float, total: float, count: float) -> None:
+    part = f"{path}.{os.getpid()}"
+    try:
+        try:
+            fd = os.open(part, OPEN_FLAGS, 0o600)
+        except FileExistsError:
+            os.unlink(part)
+            fd = os.open(part, OPEN_FLAGS, 0o600)
+        try:
+            _write_all(fd, f"{last:.0f} {total:.0f} {count:.0f}\n".encode())
+        finally:
+            os.close(fd)
+        os.replace(part, path)
+    except OSError:
+        pass  # no state: the next write sweeps
 
 
 def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None:
@@ -219,7 +262,13 @@ def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None
     if not policy.enabled or policy.mode == "never" or len(raw) == 0:
         return None
     try:
-        directory = _private_dir(policy.dir())
+        try:
+            directory = _private_dir(policy.dir())
+        except UnsafeDirectory:  # as tee files: the private fallback, or nothing
+            fallback = home.fallback_dir()
+            if fallback is None:
+                return None
+            directory = _private_dir(os.path.join(fallback, "tee"))
         path = os.path.join(directory, LAST_NAME)
         part = f"{path}.{os.getpid()}"
         if same_as is not None:
@@ -251,7 +300,13 @@ def write_last(raw, policy: TeePolicy, same_as: str | None = None) -> str | None
 
 
 def last_path(policy: TeePolicy | None = None) -> str:
-    return os.path.join((policy or TeePolicy()).dir(), LAST_NAME)
+    """Where `cc-filter raw` reads the last raw output: never from a tee directory others
+    could have written to (what it holds would be theirs), but from the private fallback."""
+    directory = (policy or TeePolicy()).dir()
+    if os.path.lexists(directory) and unsafe_reason(directory) is not None:
+        fallback = home.fallback_dir(create=False)
+        directory = os.path.join(fallback or "/nonexistent", "tee")
+    return os.path.join(directory, LAST_NAME)
 
 
 def cut_bytes(raw, policy: TeePolicy) -> int:
@@ -341,7 +396,11 @@ def sweep(directory: str, policy: TeePolicy, keep: str | None = None,
     """Remove the tee files `policy` no longer keeps (by age, then total size, then the
     count ceiling), oldest first, never `keep`; record each in expired.tsv. Returns the
     names removed."""
-    now = time.time() if now is None else now
+    return _sweep(directory, policy, keep, time.time() if now is None else now)[0]
+
+
+def _sweep(directory: str, policy: TeePolicy, keep: str | None, now: float):
+    """(names removed, bytes kept, files kept)."""
     entries = []
     with os.scandir(directory) as it:
         for entry in it:
@@ -374,7 +433,7 @@ def sweep(directory: str, policy: TeePolicy, keep: str | None = None,
         total += size
     if gone:
         _record_expired(directory, gone, now)
-    return [name for name, _reason in gone]
+    return [name for name, _reason in gone], total, len(entries) - len(gone)
 
 
 def _record_expired(directory: str, gone, now: float) -> None:

@@ -54,12 +54,15 @@ _GLOB_CHARS = "*?["
 class GateDecision:
     """`decision` is allow|ask|deny; `reason` names the rule (or construct) that decided."""
 
-    __slots__ = ("decision", "reason", "rule")
+    __slots__ = ("decision", "reason", "rule", "rewrite_on_ask")
 
-    def __init__(self, decision: str, reason: str, rule=None):
+    def __init__(self, decision: str, reason: str, rule=None, rewrite_on_ask: bool = False):
         self.decision = decision
         self.reason = reason
         self.rule = rule
+        #: "ask", and the agent asks the same about the rewritten command as about the original
+        #: (its own prompt stays, the approved run is filtered): the hook may rewrite it
+        self.rewrite_on_ask = rewrite_on_ask
 
     def __repr__(self):
         return f"GateDecision({self.decision!r}, {self.reason!r})"
@@ -69,7 +72,7 @@ class _Analysis:
     """What the rules are tested against, gathered from a command and the commands inside it."""
 
     __slots__ = ("strict", "allow_texts", "allow_segments", "hazard", "budget", "seen",
-                 "values", "nested", "hidden")
+                 "values", "nested", "shell_runs", "hidden")
 
     def __init__(self):
         self.strict: list = []       # one list of spellings per segment (deny and ask rules)
@@ -84,6 +87,7 @@ class _Analysis:
         # past this many the command is too contrived to be auto-allowed.
         self.budget = _SPELLING_BUDGET
         self.seen: set = set()  # argv tails already spelled (one launcher reaches many)
+        self.shell_runs = False  # a launcher runs a shell (`prlimit sh <<EOF`)
         self.hidden = None  # cc_gate.hidden.State, once a line holds a hidden command
 
     def flag(self, reason: str) -> None:
@@ -191,7 +195,16 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
             stdin = _pipeline_output(command, segments, index - 1) if piped else None
             if stdin is None:
                 stdin = _here_string(seg)
-            _argv_spellings(argv, spellings, inner, analysis, stdin, seg.env_vars)
+            fed = piped or _reads_input(seg)
+            _argv_spellings(argv, spellings, inner, analysis, stdin, seg.env_vars, fed)
+            if seg.wrappers.strip():  # `timeout --bogus 5 git status`: the wrappers' options too
+                try:
+                    wrapped = split_words(seg.wrappers) + argv
+                except LexError:
+                    wrapped = None
+                if wrapped:
+                    _argv_spellings(wrapped, spellings, inner, analysis, stdin, seg.env_vars,
+                                    fed)
             if _is_dynamic(argv[0]):
                 analysis.flag(f"a command name from a variable or glob ({argv[0]}) "
                               "is never auto-allowed")
@@ -212,7 +225,7 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
                 analysis.flag(f"a shell reading a script that is not known ({as_written}) "
                               "is never auto-allowed")
             inner.extend(_produced_texts(command[seg.start:seg.end]))  # bash <(echo git push)
-    if fed_to_shell:
+    if fed_to_shell or analysis.shell_runs:
         inner.extend(_stdin_scripts(tokens))
     if analysis.budget <= 0:
         analysis.flag("too many nested launchers to check: never auto-allowed")
@@ -313,16 +326,16 @@ def has_live_substitution(word: str) -> bool:
 
 
 def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysis,
-                    stdin=None, env=()) -> None:
+                    stdin=None, env=(), fed=False) -> None:
     """Add the spellings of `argv` and of every command it launches (`sudo -u x git push`:
     every word within reach of a launcher may start its command), breadth first. `stdin`: the
     command's input when it is known (`echo push | xargs git`); `env`: the line's assignments
-    before it (what `env -S '… ${X}'` may use)."""
+    before it (what `env -S '… ${X}'` may use); `fed`: it reads a pipe or a redirect."""
     queue = [(argv, True)]  # (argv, sure): sure when argv surely is what runs
     while queue:
         argv, sure = queue.pop()
-        tail = tuple(argv)
-        if not argv or tail in analysis.seen:
+        tail = (tuple(argv), sure)  # a sure spelling is read again (launchers, input)
+        if not argv or tail in analysis.seen or (tuple(argv), True) in analysis.seen:
             continue
         analysis.seen.add(tail)
         analysis.budget -= 1
@@ -344,7 +357,7 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
         if key:
             spellings[key] = None
         if program in hidden.PROGRAMS:
-            queue.extend((a, sure) for a in hidden.argv_commands(argv, program, analysis))
+            queue.extend((found, sure) for found in hidden.argv_commands(argv, program, analysis))
         if "--" in argv[1:]:
             # `kubectl exec pod -- rm -rf /`, `mise exec -- git push`: what follows `--` is
             # often a command; for deny and ask rules it counts as one.
@@ -376,6 +389,14 @@ def _argv_spellings(argv: list, spellings: dict, inner: list, analysis: _Analysi
             if script is not None:
                 inner.append(script)
                 inner.extend(_produced_texts(script))
+            else:  # `prlimit bash <(echo git push)`, `echo git push | nice sh`
+                analysis.shell_runs = True
+                inner.extend(_produced_texts(" ".join(argv[1:])))
+                if sure and stdin is not None:
+                    inner.append(stdin)
+                elif sure and fed:
+                    analysis.flag(f"a shell reading a script that is not known "
+                                  f"({' '.join(argv)}) is never auto-allowed")
         elif program == "eval" and len(argv) > 1:
             inner.append(" ".join(argv[1:]))
             inner.extend(_produced_texts(" ".join(argv[1:])))
@@ -480,6 +501,12 @@ def _pipeline_output(command: str, segments, j: int):
     while j >= 0:
         seg = segments[j]
         argv = list(seg.argv or ())
+        for _ in range(4):  # `prlimit printf 'git push\n' | sh`: what the launcher runs prints
+            launch = launchers.launched(argv) if argv and _base(argv[0]) in launchers.KNOWN \
+                else None
+            if launch is None or len(launch.argvs) != 1 or launch.scripts:
+                break
+            argv = launch.argvs[0]
         name = _base(argv[0]) if argv else ""
         if name in _PASS_THROUGH and not [w for w in argv[1:] if not w.startswith("-")
                                           and not w.isdigit()]:

@@ -5,7 +5,8 @@ A segment's words are not always what runs. `git -c alias.x=push x` runs `git pu
 start a shell command; `trap 'git push' EXIT` runs its action later; `. /dev/stdin <<<
 'git push'` and `source <(echo git push)` run generated text; `PS4='$(git push)'` with
 `set -x`, `PROMPT_COMMAND`, `BASH_ENV`, `ENV` and `bash --rcfile F -i` run code at a shell's
-start or at every prompt. The deny rules never see such a command as a segment, so the gate
+start or at every prompt; `alias g=git` makes a later `g push` a push, and `printf -v` /
+`read` give a variable its value. The deny rules never see such a command as a segment, so the gate
 (cc_gate.decision) asks this module, for every line it analyses:
 
 - `line(peeled, analysis)` once per line: git config writes anywhere on it (an alias defined
@@ -31,7 +32,8 @@ variables, and then only cc_peel's peeler and cc_lex's word splitter.
 
 #: Programs whose argv this module reads (the gate calls argv_commands only for these).
 PROGRAMS = frozenset({"git", "trap", "source", ".", "export", "declare", "typeset", "local",
-                      "readonly", "env", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
+                      "readonly", "env", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash",
+                      "alias", "hash", "enable", "printf", "read"})
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash"})
 _ASSIGNERS = frozenset({"export", "declare", "typeset", "local", "readonly", "env"})
 
@@ -125,7 +127,8 @@ _MAX_TEXTS = 64
 class State:
     """What one gate decision learned about hidden commands (analysis.hidden)."""
 
-    __slots__ = ("aliases", "config_written", "env", "texts", "expansions", "stdin")
+    __slots__ = ("aliases", "config_written", "env", "texts", "expansions", "stdin",
+                 "shell_aliases")
 
     def __init__(self):
         self.aliases: dict = {}  # lower-case alias name → its values (git config writes)
@@ -134,6 +137,7 @@ class State:
         self.texts: list = []  # shell code to analyse as commands
         self.expansions = 0
         self.stdin: list | None = None  # what a shell may read on stdin on the line
+        self.shell_aliases: dict = {}  # bash `alias name=value` seen so far
 
 
 def _state(analysis) -> State:
@@ -219,6 +223,14 @@ def segment(seg, analysis) -> list:
     if seg.env_vars:
         assignments(seg.env_vars, analysis)
     argv = seg.argv
+    state = analysis.hidden
+    if argv and state is not None and argv[0] in state.shell_aliases:
+        found = []  # `alias g=git` … `g push`: bash reads `git push`
+        for value in state.shell_aliases[argv[0]]:
+            words = _split(value)
+            if words:
+                found.append(words + list(argv[1:]))
+        return found
     if not argv or "=" not in argv[0] or not argv[0].startswith("BASH_FUNC_"):
         return []
     pairs = []
@@ -344,7 +356,33 @@ def argv_commands(argv: list, program: str, analysis) -> list:
         assignments(pairs, analysis)
     elif program in _SHELLS:
         _shell_startup(argv, analysis)
+    elif program == "alias":
+        for word in argv[1:]:  # `alias x='git push'`: x runs that text (expand_aliases)
+            name, eq, value = word.partition("=")
+            if eq:
+                _judge(analysis, value, f"alias {name}")
+                _add(_state(analysis).shell_aliases, name, value)
+    elif program == "hash" and any(w.startswith("-") and "p" in w for w in argv[1:]):
+        analysis.flag("hash -p makes a name run another program: never auto-allowed")
+    elif program == "enable" and any(w.startswith("-") and "f" in w for w in argv[1:]):
+        analysis.flag("enable -f loads a builtin from a shared object: never auto-allowed")
+    elif program == "printf" and len(argv) > 3 and argv[1] == "-v":
+        # `printf -v PS4 '$(git push)'`: the words as they are (a `$` may be literal)
+        value = static_output(["printf"] + argv[3:], literal=True)
+        assignments([(argv[2], value if value is not None else "$(unknown)")], analysis)
+    elif program == "read":
+        _read(argv[1:], analysis)
     return []
+
+
+def _read(args: list, analysis) -> None:
+    """`read PS4 <<< '$(git push)'`: a watched variable read from stdin."""
+    names = [w for w in args if not w.startswith("-") and w.isidentifier()]
+    for name in names:
+        if name in COMMAND_VARS or name in PROMPT_VARS or name in STARTUP_VARS:
+            fed = [t for t in (_state(analysis).stdin or []) if t is not None] or ["$(unknown)"]
+            for text in fed:
+                _variable(name, text.rstrip("\n"), analysis)
 
 
 def _trap(args: list, analysis) -> None:
@@ -445,6 +483,18 @@ def _git(argv: list, analysis) -> list:
     name = sub.lower()
     values = local_aliases.get(name, []) + state.aliases.get(name, [])
     if not values:
+        # an alias already in git's config files (written by an earlier command): spelled
+        # for the deny and ask rules (what is allowed stays the command as written)
+        for value in saved_aliases(argv[:i]).get(name, ()):
+            if value.startswith("!"):
+                inner = _split(value[1:])
+                if inner:
+                    found.append(inner)
+            else:
+                words = _split(value)
+                if words:
+                    found.append(argv[:i] + words + rest[1:])
+    if not values:
         if state.config_written:
             analysis.flag(f"git {sub}: not a git command, and git's config is changed on this "
                           "line (an alias?): never auto-allowed")
@@ -466,6 +516,124 @@ def _git(argv: list, analysis) -> list:
             continue
         found.append(argv[:i] + words + rest[1:])
     return found
+
+
+_SAVED: dict = {}
+
+
+def saved_aliases(globals_: list) -> dict:
+    """The `[alias]` entries of git's config files for a command run here (system, global,
+    the repository's own from the cwd or `-C`): lower-case name → values. Read only for a
+    command git does not have, cached by file, mtime and size."""
+    import os
+
+    env = os.environ
+    files = []
+    if not env.get("GIT_CONFIG_NOSYSTEM"):
+        files.append(env.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
+    home = env.get("HOME") or os.path.expanduser("~")
+    if env.get("GIT_CONFIG_GLOBAL"):
+        files.append(env["GIT_CONFIG_GLOBAL"])
+    else:
+        xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+        files += [os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")]
+    here = os.getcwd()
+    for k, word in enumerate(globals_):
+        if word == "-C" and k + 1 < len(globals_):
+            here = os.path.join(here, globals_[k + 1])
+    files += _repository_configs(here)
+    found: dict = {}
+    for path in files:
+        for name, values in _aliases_in(path).items():
+            for value in values:
+                _add(found, name, value)
+    return found
+
+
+def _repository_configs(here: str) -> list:
+    import os
+
+    for _ in range(64):
+        dot = os.path.join(here, ".git")
+        if os.path.isdir(dot):
+            return [os.path.join(dot, "config")]
+        if os.path.isfile(dot):
+            try:
+                with open(dot, encoding="utf-8", errors="replace") as f:
+                    line = f.read(4096).strip()
+            except OSError:
+                return []
+            if not line.startswith("gitdir:"):
+                return []
+            gitdir = os.path.join(here, line[len("gitdir:"):].strip())
+            configs = [os.path.join(gitdir, "config")]
+            try:
+                with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
+                    configs.append(os.path.join(gitdir, f.read().strip(), "config"))
+            except OSError:
+                pass
+            return configs
+        parent = os.path.dirname(here)
+        if parent == here:
+            return []
+        here = parent
+    return []
+
+
+def _aliases_in(path: str) -> dict:
+    import os
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return {}
+    key = (path, st.st_mtime_ns, st.st_size)
+    cached = _SAVED.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    aliases: dict = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        text = ""
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            section = line[1:line.find("]")].strip().split(" ", 1)[0].lower() \
+                if "]" in line else ""
+            line = line[line.find("]") + 1:].strip() if "]" in line else ""
+            if not line:
+                continue
+        if section != "alias" or "=" not in line:
+            continue
+        name, _, value = line.partition("=")
+        _add(aliases, name.strip().lower(), _config_value(value))
+    _SAVED[path] = (key, aliases)
+    return aliases
+
+
+def _config_value(value: str) -> str:
+    """A git config value: quotes removed, backslash escapes read, `#`/`;` comments cut."""
+    out, quoted, i = [], False, 0
+    value = value.strip()
+    while i < len(value):
+        c = value[i]
+        if c == "\\" and i + 1 < len(value):
+            out.append({"n": "\n", "t": "\t", "b": "\b"}.get(value[i + 1], value[i + 1]))
+            i += 2
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif c in "#;" and not quoted:
+            break
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out).strip()
 
 
 def _key_shape(key: str) -> tuple:
@@ -547,6 +715,9 @@ def _config_write(args: list, analysis) -> None:
     if exact.startswith("alias."):
         analysis.flag(f"git config {key} defines a git alias: never auto-allowed")
         _add(state.aliases, exact[len("alias."):], value)
+        # what the alias will run meets the deny rules now: in a bypass mode this command
+        # runs unasked, and a later `git p` alone would run it unseen
+        state.texts.append(value[1:] if value.startswith("!") else "git " + value)
         return
     _config_pair(key, value, analysis, {})
 
@@ -650,12 +821,13 @@ def _static_output_of_text(text: str):
     return static_output(argv)
 
 
-def static_output(argv: list):
-    """The output of `echo …` / `printf …` with static words, else None."""
+def static_output(argv: list, literal: bool = False):
+    """The output of `echo …` / `printf …` with static words, else None (`literal`: take a
+    `$` or backtick in a word as written)."""
     if not argv:
         return None
     program = _base(argv[0])
-    if any("$" in w or "`" in w for w in argv):
+    if not literal and any("$" in w or "`" in w for w in argv):
         return None
     if program == "echo":
         args = argv[1:]

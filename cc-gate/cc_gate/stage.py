@@ -77,6 +77,12 @@ class Gate:
         verdict = self.judge(rec["command"], rec)
         rec["decision"] = verdict.decision
         rec["reason"] = verdict.reason
+        rec.pop("prompts", None)
+        if getattr(verdict, "prompts", False):  # the agent surely asks (agents.claude.Prompts)
+            rec["prompts"] = True
+        rec.pop("rewrite_on_ask", None)  # only this stage says it
+        if verdict.decision == "ask" and getattr(verdict, "rewrite_on_ask", False):
+            rec["rewrite_on_ask"] = True
         return rec
 
     def answer_bare(self, command: str):

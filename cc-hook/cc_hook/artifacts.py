@@ -299,6 +299,42 @@ class JsonRegistration(Artifact):
         return json.dumps(self.entry, indent=2)
 
 
+class JsonRegistrations(JsonRegistration):
+    """Several of our entries in one settings file, changed together as one planned change
+    (Claude Code: `hooks.PreToolUse` and `hooks.PreSkillShellCommand`): each part is added,
+    stripped and checked in turn. Registered only when every part is."""
+
+    def __init__(self, parts: list, description: str):
+        first = parts[0]
+        super().__init__(first.path, first.keys, first.entry, first.nested, description,
+                         first.seed)
+        self.parts = parts
+
+    def add(self, current):
+        for part in self.parts:
+            current = part.add(current)
+        return current
+
+    def strip(self, current):
+        for part in self.parts:
+            if current is None:
+                return None
+            current = part.strip(current)
+        return current
+
+    def present(self, current):
+        return all(part.present(current) for part in self.parts)
+
+    def registered(self, current):
+        return all(part.registered(current) for part in self.parts)
+
+    def snippet(self) -> str:
+        texts = [json.dumps(self.parts[0].entry, indent=2)]
+        for part in self.parts[1:]:
+            texts.append(f'and to "{".".join(part.keys)}":\n' + json.dumps(part.entry, indent=2))
+        return "\n".join(texts)
+
+
 class ConfigValue(Artifact):
     """`filter_bin = "<path>"` under `[hooks]` in config.toml, the rest of the file kept."""
 

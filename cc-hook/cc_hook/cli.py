@@ -14,15 +14,20 @@ Usage:
 Commands:
   init        install the hook for each --agent (default: claude), for your user (default)
               or for the project around the current directory, with a note telling the
-              model how to read compacted output.
+              model how to read compacted output; then say which of 50 typical commands
+              reach the model compacted, and the allow rules that would add more.
   uninstall   take back everything init installed: by default every agent, for your user
               and in every project; settings files get their original bytes back, and the
               backups init made go too.
-  verify      check every installed hook: PASS / WARN / FAIL; exit 1 on any FAIL.
+  verify      check every installed hook, and the agent settings that decide whether it
+              runs (hooks switched off, another hook on the same tool, an env block over
+              contextcrawler's variables): PASS / WARN / FAIL with the fix; exit 1 on any
+              FAIL. Then the same summary of typical commands as init.
   status      show what is installed where.
   test        show, in words, what the agent will do with <command> now: run it filtered
-              (and which command it runs), refuse it, or decide itself; with --run, also run
-              it and show the output the model gets.
+              (and which command it runs), refuse it, or decide itself, and for a command it
+              asks about whether it is filtered once approved; with --run, also run it and
+              show the output the model gets.
   decode      (hook stage) read the agent's hook event on stdin, write a command record.
   encode      (hook stage) read the final command record on stdin, write the agent's answer.
 

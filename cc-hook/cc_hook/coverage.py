@@ -69,9 +69,16 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
     rec = loads(line)
     gate = gate or Gate(agent=agent)
     rewriter = rewriter or _rewriter()
-    pipeline = hook_script.PIPELINES[hook_script.DENY_ONLY if after else hook_script.REWRITE]
+    from .stage import load
+
+    # the agent's pre-execution pipeline: deny-only where it filters only after execution
+    # (Copilot), the rewrite where it also filters what the rewrite leaves alone (Codex)
+    pre = getattr(load(agent), "PIPELINES", (hook_script.REWRITE,))[0]
+    if not after:
+        pre = hook_script.REWRITE
+    pipeline = hook_script.PIPELINES[pre]
     names = [name for name, rest in pipeline if name != "cc-hook"]
-    if agent in hook_script.GATE_AFTER_REWRITE and not after:
+    if agent in hook_script.GATE_AFTER_REWRITE and pre == hook_script.REWRITE:
         names = ["cc-rewrite", "cc-gate"]
     for name in names:
         if name == "cc-gate":

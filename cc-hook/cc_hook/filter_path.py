@@ -4,7 +4,8 @@ the agent's own shell, not in the hook, so `init` asks a login shell with a clea
 PATH is. When it is not found there, or it is another install, `init` offers a symlink to ours
 in a folder of that PATH the user can write to (`link_plan`); without one, it records our
 absolute path as `[hooks] filter_bin` in config.toml and cc-rewrite writes that path instead of
-`cc-filter` (env `CTXCRL_FILTER_BIN` overrides both). Cold path.
+`cc-filter` (env `CTXCRL_FILTER_BIN` overrides both; the hook script pins that variable to
+init's choice, so the agent's environment cannot). Cold path.
 """
 import os
 import shutil

@@ -22,7 +22,7 @@ import sysconfig
 
 from ctxcrl import home
 
-HOOK_VERSION = 6
+HOOK_VERSION = 8
 PINNED_ENV_VERSION = 6
 """From this version on the script pins CTXCRL_HOME and CTXCRL_FILTER_BIN (`verify` FAILs an
 older one: there, a project's settings can point them into the project)."""
@@ -39,7 +39,12 @@ older one: there, a project's settings can point them into the project)."""
    Gemini: cc-rewrite runs before cc-gate (the gate judges the rewritten command too), and a
    pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS).
 6: the script pins CTXCRL_HOME and CTXCRL_FILTER_BIN to init's values (or unsets them): the
-   agent's environment, which a project can set, no longer chooses them."""
+   agent's environment, which a project can set, no longer chooses them.
+7: Claude Code: the same script also gets PreSkillShellCommand (init registers it: denies
+   only), and a command the client surely prompts for is answered ask with the rewrite (the
+   gate's `"prompts": true`).
+8: Codex's script gets the `post` pipeline too (its PostToolUse registration filters what the
+   pre-execution hook left alone)."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"

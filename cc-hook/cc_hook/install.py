@@ -83,11 +83,16 @@ def _check_agents(agents, report: Reporter) -> list | None:
 
 
 def _plan(artifacts, change) -> list:
-    """[(artifact, current, new)] for every artifact; raises MalformedSettings."""
+    """[(artifact, current, new)] for every artifact; raises MalformedSettings. Artifacts that
+    share a file (Codex's two hook registrations in one hooks.json) change it in turn: each
+    starts from the text the one before it planned."""
     planned = []
+    latest: dict = {}
     for artifact in artifacts:
-        current = read_text(artifact.path)
-        planned.append((artifact, current, change(artifact, current)))
+        current = latest[artifact.path] if artifact.path in latest else read_text(artifact.path)
+        new = change(artifact, current)
+        latest[artifact.path] = new
+        planned.append((artifact, current, new))
     return planned
 
 
@@ -102,6 +107,7 @@ def _apply(planned, manifest: Manifest, dry_run: bool, report: Reporter,
     reports unchanged files too (a second init shows that it changed nothing); uninstalling
     reports only what it changes, under `header`, printed before the first change."""
     changed = 0
+    written: set = set()
     for artifact, current, new in planned:
         label = f"{artifact.description}"
         if new == current:
@@ -117,7 +123,10 @@ def _apply(planned, manifest: Manifest, dry_run: bool, report: Reporter,
             report.say(f"  {verb}  {_short(artifact.path)}  ({label})")
             report.say(_indent(describe_change(_short(artifact.path), current, new)).rstrip("\n"))
             continue
-        backup = artifact.backup and current is not None and not restoring
+        # one backup per file: the bytes before this run (not those of an earlier step of it)
+        backup = artifact.backup and current is not None and not restoring and \
+            artifact.path not in written
+        written.add(artifact.path)
         if not restoring:
             if artifact.path not in manifest.originals:
                 manifest.originals[artifact.path] = current
@@ -249,6 +258,11 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
         return 1
     manifest = Manifest.load()
     failures = 0
+    untrusted = home.untrusted_home(cwd)
+    if untrusted:  # the hook pins this home: say now that it will trust nothing
+        report.warn(f"cc-hook: warning: {untrusted}: contextcrawler will use no config.toml, "
+                    "user filters or trusted project filters from it (point CTXCRL_HOME or "
+                    "XDG_*_HOME at a folder of yours outside the project)")
     if not dry_run:
         _note_created_dirs(os.path.join(home.data_dir(), "hooks.json"), manifest)
         home.ensure_private_dir(home.data_dir())
@@ -288,9 +302,11 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
             manifest.scripts[agent] = {"path": ctx.script, "sha256": digest,
                                        "hook_version": hook_script.HOOK_VERSION, "tools": tools}
         old = manifest.find(agent, agent_scope, root)
+        final = {a.path: new for a, _, new in planned}  # a shared file: its last text
         files = [{"path": a.path, "kind": a.kind,
-                  "sha256": hook_script.sha256_text(new) if new is not None else None}
-                 for a, _, new in planned]
+                  "sha256": hook_script.sha256_text(final[a.path])
+                  if final[a.path] is not None else None}
+                 for a, _, _new in planned]
         manifest.record_install({
             "agent": agent, "scope": agent_scope, "root": root,
             "installed_at": old.get("installed_at") if old and old.get("files") == files

@@ -63,17 +63,56 @@ class HookRun:
 
 
 def run_hook(hook_command: str, event: dict | str | bytes, cwd: str,
-             env: dict | None = None) -> HookRun:
-    """Run a registered hook command like the agents do: `sh -c`, event on stdin."""
+             env: dict | None = None, agent: str | None = None) -> HookRun:
+    """Run a registered hook command like the agents do: `sh -c`, event on stdin. agent: one
+    whose gate reads the running client's flags (coverage.DEFAULT_START) gets a stand-in
+    client process, started as its default setup starts it, when it is not already running
+    under one."""
     body = event if isinstance(event, (str, bytes)) else json.dumps(event)
     if isinstance(body, str):
         body = body.encode("utf-8")
-    start = time.perf_counter()
-    done = subprocess.run(["/bin/sh", "-c", hook_command], input=body, capture_output=True,
-                          cwd=cwd, env=env, timeout=30)
+    argv = ["/bin/sh", "-c", hook_command]
+    with _default_client(agent, argv) as argv:
+        start = time.perf_counter()
+        done = subprocess.run(argv, input=body, capture_output=True, cwd=cwd, env=env,
+                              timeout=30)
     elapsed = (time.perf_counter() - start) * 1000
     return HookRun(hook_command, done.stdout.decode("utf-8", "replace"),
                    done.stderr.decode("utf-8", "replace"), done.returncode, elapsed)
+
+
+class _default_client:
+    """`argv` started from a process that looks like the agent's client in its default setup
+    (a `/bin/sh` link named after it, with the default flags: the gate reads them from /proc),
+    unless the client is already an ancestor of this process."""
+
+    def __init__(self, agent, argv):
+        self.agent, self.argv, self.tmp = agent, argv, None
+
+    def __enter__(self):
+        from .coverage import DEFAULT_START
+
+        start = DEFAULT_START.get(self.agent or "")
+        if not start:
+            return self.argv
+        from cc_gate import process
+
+        if process.client_process((start[0],), os.getpid()) is not None:
+            return self.argv
+        import tempfile
+
+        self.tmp = tempfile.mkdtemp(prefix="ctxcrl-client-")
+        link = os.path.join(self.tmp, start[0])
+        os.symlink("/bin/sh", link)
+        # sh -c 'CODE' NAME ARGS…: NAME ($0) carries the client's flags, "$@" runs the hook
+        return [link, "-c", '"$@"; exit $?', *start[1:], *self.argv]
+
+    def __exit__(self, *exc):
+        if self.tmp:
+            import shutil
+
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        return False
 
 
 def installed(agent: str, cwd: str) -> tuple[dict, str] | None:
@@ -171,7 +210,7 @@ def test(agent: str, command: str, cwd: str | None = None,
         hook_command = hook_script.hook_command(Manifest.load().script_of(agent))
         # Copilot CLI's hooks are registered in its camelCase shape (preToolUse/postToolUse)
         event = event_for(agent, command, cwd, "camel" if agent == "copilot" else None)
-        hook = run_hook(hook_command, event, cwd)
+        hook = run_hook(hook_command, event, cwd, agent=agent)
         outcome = outcome_of(agent, hook.answer, command, after)
         label = home.short_path(hook_command)
     report.say(f"{NAMES.get(agent, agent)} {outcome.words()}")

@@ -85,6 +85,15 @@ def _check_version(version, finding: Finding, path: str) -> None:
                      f"{finding.install.get('agent')} again")
 
 
+def check_client_tables(agent: str, finding: Finding) -> None:
+    """Claude Code: a client whose read-only check the gate's tables do not hold (newer)."""
+    if agent != "claude":
+        return
+    problem = load(agent).table_problem()
+    if problem:
+        finding.warn(problem)
+
+
 def check_link(manifest: Manifest, finding: Finding) -> None:
     """The cc-filter link init made: the rewrites write the bare `cc-filter` because of it."""
     link = manifest.link
@@ -112,6 +121,7 @@ def check_install(install: dict, manifest: Manifest) -> Finding:
         return finding
     if agent in HOOK_AGENTS:
         check_script(agent, manifest, finding)
+    check_client_tables(agent, finding)
     recorded = {f.get("path"): f for f in install.get("files", [])}
     ctx = InstallContext(user_home(), {}, "cc-filter", agent)
     for artifact in artifacts_for(agent, install.get("scope"), install.get("root"), ctx):

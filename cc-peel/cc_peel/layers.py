@@ -219,7 +219,7 @@ def _wrapper_length(p: int, count: int, is_word, value) -> int:
     name = program_name(value(p))
     q = p + 1
     if name in ("nohup", "noglob", "nocorrect", "builtin"):
-        return 1
+        return 2 if name == "nohup" and is_word(q) and value(q) == "--" else 1
     if name == "timeout":
         while is_word(q) and value(q).startswith("-"):
             word = value(q)

@@ -337,10 +337,13 @@ class Rewriter:
 
     def answer_record(self, rec: dict):
         # Permission parity: a record is rewritten only when the gate found that the agent
-        # would run the original without asking ("allow"). On "ask" the agent's own flow must
-        # judge the original command, so it stays untouched (and so unfiltered).
+        # would run the original without asking ("allow"), or that it surely asks the user
+        # about it (`"prompts": true`: the hook then asks about the rewritten command itself,
+        # Claude Code). On any other "ask" the agent's own flow must judge the original
+        # command, so it stays untouched (and so unfiltered).
         decision = rec.get("decision")
-        if decision is not None and decision != "allow":
+        if decision is not None and decision != "allow" and not (
+                decision == "ask" and rec.get("prompts") is True):
             rec.pop("rewritten", None)
             if self.explain:
                 why = "denied by the gate" if decision == "deny" else \

@@ -111,6 +111,10 @@ def load_config(path: str | None = None) -> dict:
         if path is None and not home.trusted_home():
             raise OSError("the home is not the user's alone")  # defaults: trust nothing
         st = os.stat(target)
+        if path is None and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+            _warn(f"ignoring config {home.short_path(target)}: it is not yours alone (owner "
+                  "or write permission for others); the defaults apply")
+            raise OSError("config.toml writable by others")  # defaults
     except OSError:
         result = _merge(DEFAULTS, {})
     else:

@@ -43,8 +43,11 @@ AGENT_USER = "ctxagent"
 
 #: name → (npm package, pinned version, binary name). Bump a version only after re-checking the
 #: client's behaviour (ARCHITECTURE §8) and, for Claude Code, its built-in auto-allow list.
+#: `CTXCRL_CLAUDE_VERSION=2.1.197` runs the Claude Code tests on the previous pin (its table of
+#: outcomes and its read-only tables are kept).
 CLIENTS = {
-    "claude": ("@anthropic-ai/claude-code", "2.1.197", "claude"),
+    "claude": ("@anthropic-ai/claude-code", os.environ.get("CTXCRL_CLAUDE_VERSION") or "2.1.332",
+               "claude"),
     "codex": ("@openai/codex", "0.171.0", "codex"),
     "gemini": ("@google/gemini-cli", "0.61.0", "gemini"),
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
@@ -67,9 +70,17 @@ def _writable_tree(path: Path) -> None:
                 os.chmod(p, os.stat(p).st_mode | 0o444)
 
 
+def client_version(name: str) -> str:
+    """The version the tables run: the pinned one, or `CTXCRL_CLIENT_VERSION_<AGENT>`
+    (`just clients-latest` sets it to the package's newest release)."""
+    return os.environ.get(f"CTXCRL_CLIENT_VERSION_{name.upper()}") or CLIENTS[name][1]
+
+
 def install_client(name: str) -> Path:
-    """The pinned client's executable, installed from the npm registry (once per machine)."""
-    package, version, binary = CLIENTS[name]
+    """The client's executable at `client_version(name)`, installed from the npm registry
+    (once per machine and version)."""
+    package, _pinned, binary = CLIENTS[name]
+    version = client_version(name)
     prefix = CACHE / f"{name}-{version}"
     exe = prefix / "node_modules" / ".bin" / binary
     if exe.exists():

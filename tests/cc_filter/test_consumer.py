@@ -96,3 +96,27 @@ def test_cli_refuses_a_bad_spec_and_runs_nothing(tmp_path):
     marker = tmp_path / "ran"
     done = cc_filter("run", "--then=tail:x", "touch", str(marker))
     assert done.returncode == 64 and b"--then" in done.stderr and not marker.exists()
+
+
+def test_a_long_run_read_by_head_streams_raw_when_its_cut_would_lose_a_match():
+    """Past STREAM_AFTER the answer is written as it comes; with a `head` after the pipe the
+    filtered lines stream only if they already fill its cut with every fact: a grouped search
+    (`path:` headers) would show fewer matches than the raw `head -5`, so the raw streams."""
+    from cc_filter import guard as guard_mod
+    from cc_filter.filters.files import grep
+
+    raw = "".join(f"src/m{i}.py:{j}:    value = compute({j})\n"
+                  for i in range(400) for j in range(1, 200)).encode()
+    assert len(raw) > guard_mod.STREAM_AFTER
+    written = []
+    g = guard_mod.OutputGuard(grep.Grep(["grep", "-rn", "value", "src"]),
+                              argv=["grep", "-rn", "value", "src"])
+    g.consumer = consumer.parse("head:5")
+    g.sink = lambda data: written.append(data) or True
+    for start in range(0, len(raw), 65536):
+        g.feed(raw[start:start + 65536])
+    outcome = g.finish(0)
+    shown = b"".join(written) + b"".join(outcome.chunks())
+    outcome.close()
+    assert g.streaming == "raw"
+    assert consumer.apply((("head", 5),), shown) == consumer.apply((("head", 5),), raw)

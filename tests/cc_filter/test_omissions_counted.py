@@ -159,9 +159,15 @@ RESTATED: dict[str, tuple[str, ...]] = {
 #: filter → (regex, replacement) applied to each raw line before it is looked for: the part
 #: of a line that the filter moves elsewhere (grep's path, shown once as the file's header)
 RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
+    # python
+    # pip's `(from versions: a, b, c, …)` keeps its oldest 3 and newest 6 around a count; a
+    # `Created wheel for x: filename=… size=… sha256=…` line loses its size and hash
+    "pip-install": ((r"^(.*\(from versions: [^,]+, [^,]+, [^,]+), .*$", r"\1"),
+                    (r"^(Created wheel for .*?) size=.*$", r"\1")),
     # files
     # grep groups `path:12:text` under a `path:` header as `  12: text` (`path:text`: `  text`)
-    "grep": ((r"^.+?:(\d+):\s*(?=\S)", r"\1: "), (r"^.+?:(\d+):$", r"\1:"),
+    # (a single file's `N:text`, whose text may hold `13:55:31`, is shown as printed)
+    "grep": ((r"^(?!\d+:).+?:(\d+):\s*(?=\S)", r"\1: "), (r"^(?!\d+:).+?:(\d+):$", r"\1:"),
              (r"^(?!\d+:)[^:]+:\s*", "")),
     # diff drops, by design (its docstring says so), the modification time of a `---`/`+++`
     # (unified) or `***`/`---` (context) file header line: the line is looked for as its path
@@ -215,7 +221,9 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "npm-test": ((r"^> \d+ \| ", ""), (r"^at Context\.<anonymous> \((.+)\)$", r"at \1"),
                  (r"^at .*\((\S+:\d+:\d+)\)$", r"\1"), (r"^at (\S+:\d+:\d+)$", r"\1"),
                  (r"^❯ (?=(?:\S+ )?\S+:\d+:\d+$)", ""), (r"^\d+\| ", ""),
-                 (r" // Object\.is equality$", "")),
+                 (r" // Object\.is equality$", ""),
+                 # a pretest's eslint: as for eslint
+                 (r"^/\S*/(?=[^/\s]+\.[cm]?[jt]sx?$)", ""), (r"^(\d+:\d+) (?:warning|error) .*$", r":\1 ")),
     # prettier lists each `[warn] path` (--check) and `path 12ms` (--write) as `  path` under
     # one heading (the timing goes)
     "prettier": ((r"^\[warn\] ", ""), (r"^(.+) \d+(?:\.\d+)?m?s$", r"\1")),
@@ -281,8 +289,10 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     "pytest": ((r"^_+ ERROR collecting (\S+) _+$", r"\1"),
                (r"^_+ (?:ERROR at (?:setup|teardown) of )?([A-Z]\w*)\.(.+?) _+$",
                 r"::\1::\2"),
-               # (one `_` each side: a test id longer than the line)
-               (r"^_+ (?:ERROR at (?:setup|teardown) of )?(?!_)(.+?) _+$", r"::\1"),
+               # (one `_` each side: a test id longer than the line; pytest-cov's `___ coverage:
+               # platform … ___` banner is no test: shown as it is)
+               (r"^_+ (?:ERROR at (?:setup|teardown) of )?(?!_|coverage: platform )(.+?) _+$",
+                r"::\1"),
                (r"^((?:FAILED|ERROR) \S+) - .*$", r"\1"),
                (r"^> ", ""),
                (r"^(?:/\S*/)?(\S+?:\d+): (?:assert\b.*|in \S+|[\w.]+|(?![\w.]*Warning: )[\w.]+: .*)$",
@@ -308,10 +318,13 @@ RESHAPED: dict[str, tuple[tuple[str, str], ...]] = {
     # panicked at src/lib.rs:10:9:` when the panic opens it): a `test tests::x ... FAILED` /
     # `tests::x --- FAILED` line is looked for as the name, the section header as `---- tests::x`,
     # the panic line as its `panicked at src/lib.rs:10:9:` (the thread is the test the section
-    # names, its id dropped)
+    # names, its id dropped); a backtrace frame (`5: crate::tests::x` + `at ./src/lib.rs:9:5`)
+    # becomes one line, `at ledger-money/src/lib.rs:9:5 (crate::tests::x)`: its function is
+    # looked for in parentheses, its place as the end of the path relative to the run
     "cargo-test": ((r"^test (\S+)(?: - should panic)? \.\.\. FAILED$", r"\1"),
                    (r"^(\S+) --- FAILED$", r"\1"), (r"^(---- \S+) (?:stdout|stderr) ----$", r"\1"),
-                   (r"^thread '[^']+'(?: \(\d+\))? (?=panicked at )", "")),
+                   (r"^thread '[^']+'(?: \(\d+\))? (?=panicked at )", ""),
+                   (r"^\d+: (\S.*)$", r"(\1)"), (r"^at \./(\S+)$", r"\1")),
     # ctest re-lays out a failed test's `1/5 Test #1: mean ....***Failed 0.02 sec` as
     # `Failed: #1 mean` (the timing goes)
     "ctest": ((r"^\d+/\d+ Test #(\d+): (\S+) \.+ ?\*\*\*([A-Za-z][A-Za-z ()-]*[A-Za-z)]) "

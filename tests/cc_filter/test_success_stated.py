@@ -28,7 +28,8 @@ SUCCESS = re.compile(
     r"|\binstalled\b|\badded \d+|\bdone\b|up.to.date|[✓✔]|\bno (?:errors|issues|problems)\b"
     r"|\b0 (?:failed|failures|errors)\b|\bcomplete(?:d)?\b|\bresolved \d+|\baudited \d+"
     r"|\bgenerated\b|\bwritten\b|\bready\b|\bpackages: \+\d+|\bTests?: +\d+|\bchecked \d+"
-    r"|\bvalid\b|\bnothing to (?:install|do|update)\b|\balready satisfied\b|\bnaming to \S+ done")
+    r"|\bvalid\b|\bnothing to (?:install|do|update)\b|\balready satisfied\b|\bnaming to \S+ done"
+    r"|^Saved \S")
 #: commands of these filters that list or show, not build, test or install
 NOT_A_RUN = re.compile(r"\s(?:ps|images|list|--list|ls|show|outdated|why|config)(?:\s|$)")
 #: filters whose tool prints no success line of its own: the answer keeps the last step of

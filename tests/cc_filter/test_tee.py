@@ -45,7 +45,7 @@ def test_write_rotate_and_bound(tmp_path):
         paths.append(tee.write(raw, ["tool", str(i)], policy))
         time.sleep(0.01)
     assert sorted(os.listdir(tmp_path / "tee")) == sorted(
-        [os.path.basename(p) for p in paths[1:]] + [tee.EXPIRED_NAME])
+        [os.path.basename(p) for p in paths[1:]] + [tee.EXPIRED_NAME, tee.STATE_NAME])
     with open(paths[-1], "rb") as f:
         data = f.read()
     assert len(data) <= 2048 and data.startswith(b"head\n") and data.endswith(b"\ntail\n")
@@ -131,7 +131,8 @@ def test_last_raw_is_replaced_and_linked_to_the_tee_file(tmp_path):
     path = tee.write(second, ["tool"], policy)
     assert tee.write_last(second, policy, same_as=path) == last
     assert open(last, "rb").read() == b"second run\n" and os.path.samefile(last, path)
-    assert sorted(os.listdir(tmp_path / "tee")) == sorted([os.path.basename(path), "last.raw"])
+    assert sorted(os.listdir(tmp_path / "tee")) == sorted(
+        [os.path.basename(path), "last.raw", tee.STATE_NAME])
     assert tee.write_last(first, tee.TeePolicy(mode="never", directory=str(tmp_path))) is None
 
 

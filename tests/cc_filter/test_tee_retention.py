@@ -76,6 +76,26 @@ def test_max_files_is_only_a_ceiling(tmp_path):
     assert tee.TeePolicy().max_files == 10000
 
 
+def test_a_whole_sweep_runs_at_most_hourly_unless_a_bound_is_passed(tmp_path, monkeypatch):
+    directory = str(tmp_path / "tee")
+    now = [time.time()]  # file mtimes are real: the clock only moves forward from now
+    monkeypatch.setattr(tee.time, "time", lambda: now[0])
+    policy = tee.TeePolicy(directory=directory, max_total_size=10_000)
+    tee.write(raw_output(), ["a"], policy)  # no state yet: a sweep
+    aged(directory, "1_old.log", 30)
+    os.utime(os.path.join(directory, "1_old.log"), (now[0] - 30 * DAY, now[0] - 30 * DAY))
+    now[0] += 60
+    tee.write(raw_output(), ["b"], policy)  # a minute later: only counted
+    assert "1_old.log" in files(directory)
+    with open(os.path.join(directory, tee.STATE_NAME)) as f:
+        assert f.read().split()[1:] == ["200", "2"]  # the two written since the sweep
+    now[0] += tee.SWEEP_SECONDS
+    tee.write(raw_output(), ["c"], policy)  # an hour on: a whole sweep
+    assert "1_old.log" not in files(directory) and len(files(directory)) == 3
+    tee.write(raw_output(9_900), ["d"], policy)  # over max_total_size: a sweep at once
+    assert [n.split("_", 1)[1] for n in files(directory)] == ["c.log", "d.log"]  # 10,000 bytes
+
+
 @pytest.mark.parametrize("value, expected", [
     (5000, 5000), ("500MB", 500_000_000), ("2 GiB", 2 * 1024 ** 3), ("1.5k", 1500),
     ("lots", tee.MAX_TOTAL_SIZE), (-5, tee.MAX_TOTAL_SIZE), (True, tee.MAX_TOTAL_SIZE),

@@ -1,8 +1,10 @@
-"""The attack corpus (tests/cc_gate/attacks/*.txt, read by scripts/attack_matrix.py): every
-spelling really runs its denied command under real bash (bash_oracle), and through the hook's
-own stages (decode | gate | rewrite | encode) it comes back denied for Claude Code in every
-mode and for Codex under `codex` and `codex exec`; a spelling marked `# expect: ask` (its
-command is in a file, or only known when it runs) is never allowed."""
+"""The attack corpus (tests/cc_gate/attacks/*.txt, read by scripts/attack_matrix.py): through
+the hook's own stages (decode | gate | rewrite | encode) every static spelling comes back
+denied for Claude Code in every mode and for Codex under `codex` and `codex exec`, and a
+spelling marked `# expect: ask` (its command is in a file, or only known when it runs) is
+never allowed. The hidden-command classes' spellings really run their denied command under
+real bash with the real git (bash_oracle.run); the static classes' own oracle test is
+test_gate_static_spellings.py."""
 import importlib.util
 import pathlib
 
@@ -17,17 +19,15 @@ attack_matrix = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(attack_matrix)
 
 ATTACKS = attack_matrix.load_corpus()
-HIDDEN = {"git_alias", "git_config", "git_env", "trap", "source", "startup_vars"}
-#: The hidden-command classes run here under this oracle (a sandbox repository with a remote,
-#: whose push is looked for); the static classes (braces, exec path, env -S, launchers, shells
-#: fed a script) are run by test_gate_static_spellings.py under its own (static_oracle.py).
-ORACLE_ATTACKS = [a for a in ATTACKS if a.klass in HIDDEN]
+HIDDEN_CLASSES = ("git_alias", "git_config", "git_env", "trap", "source", "startup_vars",
+                  "shell_alias")
+HIDDEN = [a for a in ATTACKS if a.klass in HIDDEN_CLASSES]
 
 
 def test_the_corpus_covers_every_hidden_command_class():
     classes = {a.klass for a in ATTACKS}
-    assert HIDDEN <= classes
-    for klass in classes:
+    assert set(HIDDEN_CLASSES) <= classes
+    for klass in HIDDEN_CLASSES:
         assert sum(a.static for a in ATTACKS if a.klass == klass) >= 5, klass
 
 
@@ -45,11 +45,10 @@ def oracle_runs():
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(4) as pool:
-        return dict(zip(ORACLE_ATTACKS, pool.map(lambda a: bash_oracle.run(a.line),
-                                                ORACLE_ATTACKS)))
+        return dict(zip(HIDDEN, pool.map(lambda a: bash_oracle.run(a.line), HIDDEN)))
 
 
-@pytest.mark.parametrize("attack", ORACLE_ATTACKS, ids=[a.where for a in ORACLE_ATTACKS])
+@pytest.mark.parametrize("attack", HIDDEN, ids=[a.where for a in HIDDEN])
 def test_every_spelling_really_runs_its_denied_command(oracle_runs, attack):
     run = oracle_runs[attack]
     assert run.ran(attack.denied), (attack.line, run.calls, run.output[-400:])
@@ -74,8 +73,11 @@ def test_every_static_spelling_is_denied_in_every_mode_and_none_is_allowed():
 def test_the_hook_stages_still_allow_what_is_allowed():
     """The matrix's harness is the real pipeline: allowed commands still come back allowed."""
     with attack_matrix.Sandbox() as sandbox:
-        hook = attack_matrix.Hook("claude", "default", sandbox.cwd)
+        hook = attack_matrix.Hook("claude", "default", sandbox)
         assert hook.answer("git status") == "allowed"
         assert hook.answer("git -c color.ui=always log") == "allowed"
         assert hook.answer("git push") == "denied"
-        assert attack_matrix.Hook("codex", "exec", sandbox.cwd).answer("ls") == "allowed"
+        assert attack_matrix.Hook("codex", "exec", sandbox).answer("ls") == "allowed"
+        codex = attack_matrix.Hook("codex", "exec, denies only", sandbox)
+        assert codex.answer("git status") == "allowed"
+        assert codex.answer("git push") == "denied"

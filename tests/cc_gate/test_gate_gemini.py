@@ -250,3 +250,133 @@ def test_gemini_cli_home_moves_the_user_tier(private_home, tmp_path, client, mon
     policies(private_home, rule("allow", 100, 'commandPrefix = "git status"'))
     monkeypatch.setenv("GEMINI_CLI_HOME", str(other))
     assert judge(tmp_path, "git status").decision == DENY
+
+
+# --- interactive sessions (the default setup): measured in tests/agents/gemini/test_gemini_interactive.py
+
+INTERACTIVE = [
+    # command, decision, rewritten on ask
+    ("git status", ALLOW, False),        # known safe: runs unasked, rewritten runs unasked too
+    ("git log --oneline -5", ALLOW, False),
+    ("ls", ALLOW, False),
+    ("cat README.md", ALLOW, False),
+    ("pytest -q", ASK, True),            # asks: the rewritten command asks (rule at 4.998)
+    ("npm install", ASK, True),
+    ("cargo test", ASK, True),
+    ("make test", ASK, True),
+    ("git status && pytest -q", ASK, True),  # a compound command always asks
+    ("ls /etc", ASK, False),             # outside the workspace: asks, but the rewritten
+    ("git diff --output=x", ASK, False),  # spelling would run unasked: left alone
+    ("git status \"a $b\"", ASK, False),  # a variable: the gate cannot tell for sure
+    ("ls ~", ASK, False),                # tilde expansion: likewise
+    ("git diff HEAD~1", ALLOW, False),   # a `~` inside a word is plain
+    ("find . -name '*.py'", ALLOW, False),  # a quoted word the shell does not expand
+    ("git commit -m \"wip\"", ASK, True),
+    ("rg foo", ASK, True),               # rg by its name is never trusted (asks)
+    ("/usr/bin/rg foo", ASK, False),     # rg by its path: trusted or not, the gate cannot tell
+    ("git branch -D x", ASK, False),     # dangerous; the rewritten spelling would run
+]
+
+
+def _interactive(client, private_home, *extra):
+    client["argv"], client["tty"] = ["node", "/x/bin/gemini"], True
+    policies(private_home, FILTER_RULE, name="ctxcrl.toml")
+    if extra:
+        policies(private_home, *extra)
+
+
+@pytest.mark.parametrize("command,expected,on_ask", INTERACTIVE)
+def test_interactive_default_mode_rewrites_where_the_client_decides_the_same(
+        private_home, tmp_path, client, command, expected, on_ask):
+    import shlex
+
+    (tmp_path / "README.md").write_text("x\n")
+    _interactive(client, private_home)
+    rewritten = " && ".join("cc-filter run " + part.strip() for part in command.split("&&"))
+    verdict = judge(tmp_path, command, rewritten)
+    assert (verdict.decision, verdict.rewrite_on_ask) == (expected, on_ask), verdict.reason
+    assert shlex.split(command)  # a real command line
+
+
+def test_interactive_user_allow_is_left_alone_when_the_rewrite_would_ask(
+        private_home, tmp_path, client):
+    """A user allow names `pytest`, not `cc-filter run pytest`: the rewritten command would ask
+    where the original runs, so it is not rewritten (runs unasked, unfiltered)."""
+    _interactive(client, private_home, rule("allow", 100, 'commandPrefix = "pytest"'))
+    verdict = judge(tmp_path, "pytest -q", "cc-filter run pytest -q")
+    assert verdict.decision == ASK and not verdict.rewrite_on_ask
+    assert "would ask about the rewritten" in verdict.reason
+
+
+def test_interactive_deny_and_typed_filter_runs(private_home, tmp_path, client):
+    _interactive(client, private_home, rule("deny", 200, 'commandPrefix = "git push"'))
+    assert judge(tmp_path, "git push", "cc-filter run git push").decision == DENY
+    assert judge(tmp_path, "cc-filter run git status").decision == ALLOW  # X runs unasked
+    assert judge(tmp_path, "cc-filter run pytest").decision == DENY       # X would ask
+
+
+def test_interactive_without_the_installed_rule_nothing_is_rewritten(
+        private_home, tmp_path, client):
+    client["argv"], client["tty"] = ["node", "/x/bin/gemini"], True
+    verdict = judge(tmp_path, "pytest -q", "cc-filter run pytest -q")
+    assert verdict.decision == ASK and not verdict.rewrite_on_ask
+
+
+def test_installed_rule_prefixes_are_the_known_safe_commands():
+    from cc_gate.agents import gemini_safe
+
+    prefixes = gemini.interactive_safe_prefixes()
+    assert "git status" in prefixes and "ls" in prefixes and "pytest" not in prefixes
+    assert set(prefixes) >= gemini_safe.SAFE
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["git", "status", "log", "diff", "branch", "-D", "-c", "x=1", "ls",
+                          "cat", "README.md", "/etc", "..", "pytest", "-q", "npm", "install",
+                          "find", ".", "-exec", "rm", "-rf", "sed", "-n", "1p", "--output=x",
+                          "&&", "|", ";", ">", "out.txt", "2>&1", "'a b'", "$HOME", "*.py"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_WORDS, min_size=1, max_size=6))
+def test_interactive_rewrite_never_changes_the_engines_decision(tmp_path_factory, words):
+    """Property: whatever the command, when the gate lets the hook rewrite it in an
+    interactive session, the reproduced engine decides the same about the rewritten command
+    as about the original, in every approval mode; and a rewrite on ask is only ever an ask."""
+    from cc_gate.agents.gemini import _Engine
+    from cc_rewrite.rewrite import rewrite
+
+    command = " ".join(words)
+    home = tmp_path_factory.mktemp("home")
+    policies(home, FILTER_RULE, name="ctxcrl.toml")
+    rewritten = rewrite(command).text
+    if not rewritten or rewritten == command:
+        return
+    old = {k: os.environ.get(k) for k in ("HOME", "GEMINI_CLI_HOME")}
+    os.environ["HOME"] = os.environ["GEMINI_CLI_HOME"] = str(home)
+    saved = (gemini.process.client_process, gemini.process.is_terminal)
+    gemini.process.client_process = lambda names, start=None: (1, ["node", "/x/bin/gemini"])
+    gemini.process.is_terminal = lambda pid, fd: True
+    try:
+        rules = gemini.load_rules(str(home))
+        record = {"command": command, "cwd": str(home), "input": {"command": command},
+                  "rewritten": rewritten}
+        verdict = gemini.decide(command, rules, record, ())
+        state = rules.extra["gemini"]
+        if verdict.decision == ALLOW or verdict.rewrite_on_ask:
+            assert verdict.decision != ALLOW or not verdict.rewrite_on_ask
+            for mode in policy.MODES:
+                engine = _Engine(state.in_mode(mode), (), str(home))
+                a = engine.check(command, {"command": command})[0]
+                b = engine.check(rewritten, {"command": rewritten})[0]
+                assert a == b and not engine.unsure, (mode, command, rewritten)
+        if verdict.rewrite_on_ask:
+            assert verdict.decision == ASK
+    finally:
+        gemini.process.client_process, gemini.process.is_terminal = saved
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

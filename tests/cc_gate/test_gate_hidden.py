@@ -79,7 +79,7 @@ GIT_ALIAS = [
     ("sudo git -c alias.x=push x", DENY, "git push"),
     ("X=push git --config-env=alias.x=X x", DENY, "git push"),
     # an alias definition, an unknown command after a config write, an alias only known later
-    ("git config alias.p push", ASK, "defines a git alias"),
+    ("git config alias.p push", DENY, "git push"),  # a later `git p` alone would push
     ("git config alias.st status", ASK, "defines a git alias"),
     ("git config user.name me; git p", ASK, "not a git command"),
     ("git -c alias.x=\"$A\" x", ASK, "only known when it runs"),
@@ -185,8 +185,23 @@ STARTUP = [
 ]
 
 
+SHELL_ALIAS = [
+    ("alias x='git push'", DENY, "git push"),
+    ("shopt -s expand_aliases\nalias g=git\ng push", DENY, "git push"),
+    ("printf -v PS4 '$(git push)'; set -x; :", DENY, "git push"),
+    ("read -r PS4 <<< '$(git push)'", DENY, "git push"),
+    ("read PS4", ASK, "PS4"),
+    ("hash -p ./x git", ASK, "hash -p"),
+    ("enable -f ./x.so foo", ASK, "enable -f"),
+    ("alias ll='ls -l'", ALLOW, ""),
+    ("printf -v x '%s' hi", ALLOW, ""),
+    ("read -r line", ALLOW, ""),
+    ("hash -r", ALLOW, ""),
+]
+
+
 @pytest.mark.parametrize("command, decision, reason",
-                         GIT_CONFIG + GIT_ALIAS + GIT_ENV + TRAP + SOURCE + STARTUP)
+                         GIT_CONFIG + GIT_ALIAS + GIT_ENV + TRAP + SOURCE + STARTUP + SHELL_ALIAS)
 def test_hidden_commands(command, decision, reason):
     verdict = decide(command, RULES)
     assert verdict.decision == decision, (command, verdict)
@@ -261,3 +276,33 @@ def test_codex_exec_denies_static_and_never_allows_unseen(private_home, tmp_path
     rules = codex.load_rules(str(tmp_path))
     verdict = codex.decide(command, rules, {"event": {"permission_mode": "bypassPermissions"}})
     assert verdict.decision == decision, verdict
+
+
+def test_an_alias_saved_in_git_config_by_an_earlier_command_is_spelled(private_home, tmp_path,
+                                                                      monkeypatch):
+    """`git config alias.p push` ran before (asked, or in a bypass mode unasked): `git p`
+    alone must still meet the `git push` deny. Only what is denied changes: allow rules
+    still see the command as written."""
+    import subprocess
+
+    from cc_gate import hidden as hidden_module
+
+    home = private_home
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, env=env)
+    subprocess.run(["git", "config", "--global", "alias.p", "push"], check=True, env=env)
+    subprocess.run(["git", "-C", str(repo), "config", "alias.lp", "!git push"], check=True,
+                   env=env)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.chdir(repo)
+    hidden_module._SAVED.clear()
+    assert decide("git p", RULES).decision == DENY
+    assert decide("git p origin main", RULES).decision == DENY
+    assert decide("git lp", RULES).decision == DENY
+    assert decide("git st", RULES).decision == ALLOW  # no such alias: as before
+    monkeypatch.chdir(tmp_path)
+    assert decide("git lp", RULES).decision == ALLOW  # the repository's alias: not here
+    assert decide(f"git -C {repo} lp", RULES).decision == DENY

@@ -5,14 +5,14 @@ the denied command, and the gate denies each, for Claude Code in every mode and 
 Classes: brace expansion (braces*.txt), git's exec path (exec_path.txt), `env -S`
 (env_split.txt), launchers (launchers.txt), shells fed a static script (shell_fed.txt). The
 rules are those of the attack: deny `git push`, `rm -rf`, `curl`, allow `git` (Claude), the
-same three `forbidden` prefix rules (Codex). The bash oracle is tests/cc_gate/static_oracle.py.
+same three `forbidden` prefix rules (Codex). The bash oracle is tests/cc_gate/bash_oracle.py.
 """
 import os
 import re
 import shutil
 
 import pytest
-from static_oracle import BASH, BashOracle, read_corpus
+from bash_oracle import BASH, BashOracle, read_corpus
 from settings_files import write_json
 
 from cc_gate.agents import claude, codex
@@ -89,3 +89,71 @@ def test_real_bash_runs_the_denied_command(oracle, denied, spelling):
         pytest.skip("no private mount namespace to put the stubs at absolute paths")
     assert oracle.saw(spelling, denied), oracle.run(spelling)
 
+
+
+@pytest.mark.parametrize("denied, spelling", CASES)
+def test_a_rewrite_never_changes_the_verdict(private_home, monkeypatch, denied, spelling):
+    """The hook runs the gate, then cc-rewrite: a rewritten spelling must still be denied."""
+    from cc_rewrite.refusals import RewriteSettings
+    from cc_rewrite.rewrite import rewrite
+
+    rewritten = rewrite(spelling, None, RewriteSettings()).text
+    if rewritten != spelling:
+        assert set(verdicts(rewritten, private_home, monkeypatch).values()) == {DENY}, rewritten
+
+
+# Spellings of more than one line (the corpus holds one a line), bash-checked the same way.
+MULTILINE = [
+    "bash -s <<EOF\ngit push\nEOF",
+    "sh <<'EOF'\ngit push\nEOF",
+    "cat <<'EOF' | sh\ngit push\nEOF",
+    "bash <<-EOF\n\tgit pu{sh,}\n\tEOF",
+    "prlimit sh <<EOF\ngit push\nEOF",
+    "cat <<EOF | prlimit bash\ngit push\nEOF",
+]
+
+
+@pytest.mark.parametrize("spelling", MULTILINE)
+def test_multiline_spellings(private_home, monkeypatch, oracle, spelling):
+    assert oracle.saw(spelling, "git push"), oracle.run(spelling)
+    assert set(verdicts(spelling, private_home, monkeypatch).values()) == {DENY}
+
+
+# Launchers not installed here (bash cannot show what they run): the gate still reads them.
+NOT_HERE = [
+    "sudo git push", "sudo -u dev git push", "sudo -E -H -u dev -- git push",
+    "sudo A=1 git push", "sudo sh -c 'git push'", "sudo -s git push", "sudo -i git push",
+    "doas git push", "doas -u dev git push", "run0 git push", "run0 --user=dev git push",
+    "firejail --quiet git push", "firejail --noprofile -- git push",
+    "systemd-run --user --scope git push", "systemd-run -p Nice=5 --wait git push",
+    "valgrind --tool=none git push", "ltrace -o /dev/null git push", "unbuffer git push",
+    "unbuffer -p git push", "chronic git push", "chronic -e git push",
+    "caffeinate -i git push", "torsocks git push", "proxychains -q git push",
+    "catchsegv git push", "pkexec git push", "bwrap --bind / / git push",
+    "eatmydata git push", "fakeroot git push", "faketime '2020-01-01' git push",
+    "numactl --interleave=all git push", "mise exec -- git push", "direnv exec . git push",
+    "doppler run -- git push", "aws-vault exec prod -- git push",
+]
+
+
+@pytest.mark.parametrize("spelling", NOT_HERE)
+def test_launchers_that_are_not_installed_here(private_home, monkeypatch, spelling):
+    assert set(verdicts(spelling, private_home, monkeypatch).values()) == {DENY}
+
+
+# What the gate cannot see statically is never allowed (at most an ask), in any mode:
+# a script read from a file or a pipe of unknown text, a variable the command comes from, an
+# option of a launcher it cannot read, a brace expansion too large to check.
+DYNAMIC = [
+    "cat script.sh | sh", "sh < script.sh", "bash -s < script.sh", "echo \"$CMD\" | bash",
+    "printf '%s\\n' \"$CMD\" | sh", "bash <(cat script.sh)", "env -S \"$CMD\"",
+    "env -S 'git ${SUB}'", "prlimit --bogus-option git status", "timeout --bogus 5 git status",
+    "git {1..100000}", "$(git --exec-path)/git-$SUB", "sh -c \"$CMD\"", "eval \"$CMD\"",
+    "x=$(cat f); $x",
+]
+
+
+@pytest.mark.parametrize("spelling", DYNAMIC)
+def test_what_the_gate_cannot_see_is_never_allowed(private_home, monkeypatch, spelling):
+    got = verdicts(spelling, private_home, monkeypatch)
+    assert ALLOW not in got.values(), got

@@ -153,10 +153,12 @@ def test_global_and_project_installs_keep_their_own_trust(codex_home, fake_home)
     run(install.init, ["codex"], "global", False)
     run(install.init, ["codex"], "project", False)
     config = codex_home / ".codex" / "config.toml"
-    assert len([k for k in trust_of(config.read_text()) if "/elsewhere/" not in k]) == 2
+    # PreToolUse and PostToolUse, each for the global and the project hooks.json
+    assert len([k for k in trust_of(config.read_text()) if "/elsewhere/" not in k]) == 4
     run(uninstalling.uninstall, ["codex"], "project", False)
     keys = list(trust_of(config.read_text()))
     assert keys == ["/elsewhere/hooks.json:pre_tool_use:0:0",
-                    f"{codex_home}/.codex/hooks.json:pre_tool_use:1:0"]
+                    f"{codex_home}/.codex/hooks.json:pre_tool_use:1:0",
+                    f"{codex_home}/.codex/hooks.json:post_tool_use:0:0"]
     assert str(project) not in config.read_text()
     assert run(verify.verify)[0] == 0

@@ -260,6 +260,17 @@ ENCODE_CASES = [
      {"decision": "deny", "reason": "contextcrawler: r"}),
     ("gemini", record("gemini", rewritten=None), {}),
     ("gemini", record("gemini", decision="allow", rewritten=None), {}),
+    # an interactive session where Gemini asks about the rewritten command as about the
+    # original: the rewrite, no decision (the client's own prompt)
+    ("gemini", {**record("gemini", decision="ask", input_={"command": CMD}),
+                "rewrite_on_ask": True},
+     {"hookSpecificOutput": {"tool_input": {"command": RW}}}),
+    ("gemini", {**record("gemini", decision="ask"), "rewrite_on_ask": "yes"}, {}),
+    ("gemini", {**record("gemini", decision="deny", reason="r"), "rewrite_on_ask": True},
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("gemini", {**record("gemini", decision="ask", rewritten=None), "rewrite_on_ask": True},
+     {}),
+    ("claude", {**record("claude", decision="ask"), "rewrite_on_ask": True}, None),
 ]
 
 
@@ -301,3 +312,50 @@ def test_unicode_survives_the_round_trip():
     rec.update(decision="allow", reason="r", rewritten="cc-filter run " + command)
     answer = json.loads(stage.encode("claude", json.dumps(rec)))
     assert answer["hookSpecificOutput"]["updatedInput"]["command"] == "cc-filter run " + command
+
+
+# --- Codex PostToolUse: the output and exit code come from the session's transcript
+
+def _codex_post_event(tmp_path, command, call="call_1", code=1, output=None, write=True):
+    transcript = tmp_path / "rollout.jsonl"
+    if write:
+        item = {"type": "CommandExecution", "id": call, "command": ["/bin/bash", "-lc", command],
+                "status": "failed" if code else "completed",
+                "aggregated_output": output, "exit_code": code}
+        lines = [{"type": "session_meta", "payload": {"id": "s"}},
+                 {"type": "event_msg", "payload": {"type": "item_completed", "item": item}},
+                 {"type": "event_msg", "payload": {"type": "item_completed", "item": {
+                     **item, "id": "call_other", "exit_code": 0}}}]
+        transcript.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return {"session_id": "s", "turn_id": "t", "transcript_path": str(transcript),
+            "cwd": str(tmp_path), "hook_event_name": "PostToolUse", "model": "gpt-5",
+            "permission_mode": "default", "tool_name": "Bash",
+            "tool_input": {"command": command}, "tool_response": (output or "")[-10000:],
+            "tool_use_id": call}
+
+
+def test_codex_post_event_reads_the_exit_code_from_the_transcript(tmp_path):
+    out = "x\n" * 50
+    rec = json.loads(stage.decode("codex", json.dumps(_codex_post_event(
+        tmp_path, "git log", code=3, output=out))))
+    assert rec["exit_code"] == 3 and rec["output"] == out and rec["event"]["phase"] == "post"
+    assert rec["shown_chars"] == len(out)
+    answer = json.loads(stage.encode("codex", json.dumps({**rec, "filtered": "short\n"})))
+    assert answer == {"decision": "block",
+                      "reason": "Process exited with code 3\nOutput:\nshort\n"}
+
+
+@pytest.mark.parametrize("command, write", [
+    ("git log", False),                      # no transcript entry: Codex's own output stays
+    ("cc-filter run git log", True),         # rewritten before execution: filtered already
+    ("echo hi | wc -l", True),               # no filter for the whole command
+])
+def test_codex_post_event_without_a_result_record(tmp_path, command, write):
+    event = _codex_post_event(tmp_path, command, output="x\n" * 50, write=write)
+    assert stage.decode("codex", json.dumps(event)) in ("", None)
+
+
+def test_codex_post_answer_needs_the_filtered_text(tmp_path):
+    rec = json.loads(stage.decode("codex", json.dumps(_codex_post_event(
+        tmp_path, "git log", code=0, output="x\n" * 50))))
+    assert stage.encode("codex", json.dumps(rec)) == ""  # cc-filter result chose nothing

@@ -395,11 +395,14 @@ def test_done_check_claude_fresh_home(tmp_path):
     tool, decision, reason = gate.stderr.rstrip("\n").split(": ", 2)
     assert (tool, decision) == ("cc-gate", "ask")
     assert rewrite.startswith(os.path.join(BIN, "cc-filter") + " run git status && ")
-    # Claude Code would ask about `pytest -q` (no rule allows it): no answer, so the client's
-    # own prompt judges the original command (a rewrite here would need approval for
-    # `cc-filter run …` and escape the user's rules: issue 12)
+    # Claude Code surely asks about `pytest -q` (no rule allows it, its read-only check
+    # refuses it): the hook asks itself, for the rewritten command, so the approved run is
+    # filtered (issue 24). `ask` forces the prompt: no rule of the user's can make the
+    # rewritten command run unasked (issue 12), and headless `-p` refuses it as before.
     assert reason.startswith("no allow rule matches")
-    assert (done.returncode, done.stdout) == (0, "")
+    answer = json.loads(done.stdout)["hookSpecificOutput"]
+    assert done.returncode == 0 and answer["permissionDecision"] == "ask"
+    assert answer["updatedInput"]["command"] == rewrite
 
 
 # -- agents that filter after execution ------------------------------------------------------
@@ -579,3 +582,54 @@ def test_gemini_uninstall_removes_the_rule(tmp_path):
     done = run([CC_HOOK, "uninstall", "--agent", "gemini"], install.env, install.project)
     assert done.returncode == 0, done.stderr
     assert not rule.exists()
+
+
+# -- Claude Code: a command it surely prompts for is answered ask with the rewrite (issue 24)
+
+@pytest.mark.parametrize("mode, asks", [("default", True), ("acceptEdits", True), ("plan", True),
+                                        ("dontAsk", False), ("auto", False)])
+def test_claude_asks_for_the_rewritten_command_where_it_would_prompt(installs, mode, asks):
+    install = installs("claude")
+    command = "pytest -q tests"
+    answer = parse(install.hook(event("claude", None, command, str(install.project), mode)))
+    if not asks:  # dontAsk refuses it, auto's classifier decides: the client, on the original
+        assert answer is None
+        return
+    inner = answer["hookSpecificOutput"]
+    assert inner["permissionDecision"] == "ask"
+    assert inner["updatedInput"] == dict(tool_input("claude", None, command),
+                                         command=f"{install.filter} run {command}")
+    assert inner["permissionDecisionReason"].startswith("This command requires approval")
+    done = run([CC_HOOK, "test", "claude", command], install.env, install.project)
+    assert "asks you first, then runs filtered" in done.stdout, done.stdout
+
+
+def test_claude_plan_mode_leaves_read_only_commands_alone(installs):
+    install = installs("claude")
+    ev = event("claude", None, "git status", str(install.project), "plan")
+    assert parse(install.hook(ev)) is None
+
+
+def skill_event(command, cwd):
+    return {"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": cwd,
+            "permission_mode": "default", "hook_event_name": "PreSkillShellCommand",
+            "tool_name": "Bash", "tool_input": {"command": command},
+            "tool_use_id": "u:inner:preamble-0", "command_name": "pushit",
+            "command_source": "projectSettings", "invoked_by": "user"}
+
+
+@pytest.mark.parametrize("command", ["git push origin main", "git -C . push origin main",
+                                     "/usr/bin/git push"])
+def test_claude_skill_commands_get_the_gates_denies(installs, command):
+    install = installs("claude")
+    answer = parse(install.hook(skill_event(command, str(install.project))))
+    assert answer == {"hookSpecificOutput": {
+        "hookEventName": "PreSkillShellCommand", "permissionDecision": "deny",
+        "permissionDecisionReason": f"{PREFIX}: {install.gate_reason(command)}"}}
+
+
+@pytest.mark.parametrize("command", ["git status", "pytest -q", "frobnicate"])
+def test_claude_skill_commands_get_nothing_else(installs, command):
+    """Its answer can only stop the command (ask and updatedInput stop it too): no answer."""
+    install = installs("claude")
+    assert parse(install.hook(skill_event(command, str(install.project)))) is None

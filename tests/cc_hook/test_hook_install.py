@@ -44,9 +44,11 @@ def script(agent):
 
 
 REGISTRATIONS = {
+    # PreSkillShellCommand: the shell commands of skills (Claude Code 2.1.332), denies only
     "claude": (".claude/settings.json",
-               lambda cmd: {"hooks": {"PreToolUse": [
-                   {"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]}}),
+               lambda cmd: {"hooks": {event: [
+                   {"matcher": "Bash", "hooks": [{"type": "command", "command": cmd}]}]
+                   for event in ("PreToolUse", "PreSkillShellCommand")}}),
     "cursor": (".cursor/hooks.json",
                lambda cmd: {"version": 1, "hooks": {"preToolUse": [
                    {"command": cmd, "matcher": "Shell"}]}}),
@@ -60,7 +62,10 @@ REGISTRATIONS = {
     "codex": (".codex/hooks.json",
               lambda cmd: {"hooks": {"PreToolUse": [
                   {"matcher": "Bash",
-                   "hooks": [{"type": "command", "command": cmd, "timeout": 10}]}]}}),
+                   "hooks": [{"type": "command", "command": cmd, "timeout": 10}]}],
+                  "PostToolUse": [  # the filter after execution (commands left alone before)
+                  {"matcher": "Bash",
+                   "hooks": [{"type": "command", "command": cmd + " post", "timeout": 10}]}]}}),
 }
 PROJECT_FILES = {"claude": ".claude/settings.json", "cursor": ".cursor/hooks.json",
                  "copilot": ".github/hooks/ctxcrl.json", "gemini": ".gemini/settings.json",
@@ -136,7 +141,7 @@ def test_init_over_existing_settings_keeps_everything(fake_home):
     assert init("claude")[0] == 0
     data = settings(path)
     assert list(data) == ["model", "permissions", "hooks"]
-    assert list(data["hooks"]) == ["PreToolUse", "Stop"]
+    assert list(data["hooks"]) == ["PreToolUse", "Stop", "PreSkillShellCommand"]
     assert data["hooks"]["PreToolUse"][0]["matcher"] == "Write"
     assert data["hooks"]["PreToolUse"][1]["hooks"][0]["command"] == script("claude")
     assert read(path).startswith('{\n    "model"')  # four-space indentation kept

@@ -168,3 +168,11 @@ def test_malformed_client_settings_never_raise(fake_home, managed):
         '{"hooks": {"PreToolUse": ["x", {"matcher": "(", "hooks": [1]}]}, "env": [1]}')
     code, text = _verify()
     assert code == 0 and "Traceback" not in text
+
+
+def test_init_warns_when_its_home_would_trust_nothing(fake_home, managed, monkeypatch):
+    _, _, project = fake_home
+    monkeypatch.setenv("CTXCRL_HOME", str(project / ".ctx"))
+    report = Captured()
+    assert install.init(["claude"], "global", True, report=report) == 0
+    assert "lies inside the project" in report.text and "will use no config.toml" in report.text

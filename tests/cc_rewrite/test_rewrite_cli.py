@@ -71,6 +71,14 @@ def test_record_gets_rewritten_and_keeps_everything_else(capsysbinary):
     ({"command": "git status", "rewritten": R + "git status", "decision": "ask"},
      {"command": "git status", "decision": "ask"}),
     ({"rewritten": "old", "command": "ls"}, {"rewritten": R + "ls", "command": "ls"}),
+    # the agent surely asks the user (the gate's mark): rewritten, the hook asks about that
+    ({"command": "pytest -q", "decision": "ask", "prompts": True},
+     {"command": "pytest -q", "decision": "ask", "prompts": True,
+      "rewritten": R + "pytest -q"}),
+    ({"command": "pytest -q", "decision": "ask", "prompts": "yes"},
+     {"command": "pytest -q", "decision": "ask", "prompts": "yes"}),
+    ({"command": "pytest -q", "decision": "deny", "prompts": True},
+     {"command": "pytest -q", "decision": "deny", "prompts": True}),
 ])
 def test_record_cases(rec, expected, capsysbinary):
     code, out, _ = rewrite([], json.dumps(rec), capsysbinary)

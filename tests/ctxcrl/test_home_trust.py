@@ -147,3 +147,29 @@ def test_settings_variables_into_the_project_allow_nothing(project, monkeypatch)
         assert var in load_rules("codex", str(project)).doubt
         monkeypatch.delenv(var)
         monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(fake))
+
+
+def test_a_config_file_others_can_write_is_not_read(project, ctxcrl_home, capfd):
+    _gate_config(ctxcrl_home)
+    assert config.section("gate")["allow"] == ["Bash(*)"]
+    os.chmod(ctxcrl_home / "config.toml", 0o666)
+    config._loaded = None
+    assert config.section("gate")["allow"] == []
+    assert "is not yours alone" in capfd.readouterr().err
+
+
+def test_a_user_filters_folder_others_can_write_is_skipped(project, ctxcrl_home, capfd):
+    from cc_filter import catalogue
+
+    folder = ctxcrl_home / "filters"
+    folder.mkdir()
+    (folder / "mine.toml").write_text('schema_version = 1\n[filter]\nname = "mine"\n'
+                                      'match_command = "^mytool"\n')
+    catalogue.reset()
+    assert catalogue.lookup("mytool", fallback=False).name == "mine"
+    folder.chmod(0o777)
+    catalogue.reset()
+    assert catalogue.lookup("mytool", fallback=False) is None
+    assert "can be written by other users" in capfd.readouterr().err
+    folder.chmod(0o700)
+    catalogue.reset()

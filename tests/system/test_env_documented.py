@@ -14,6 +14,11 @@ INDIRECT = {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "CLAUDE_PROJECT_DIR", "GEMINI_PR
             "CTXCRL_HOOK_SCRIPT"}
 
 
+#: Names the regex finds that are no environment read: the gate looks them up among the
+#: assignments written on the command line it judges (`GIT_CONFIG_KEY_0=… git x`).
+NOT_ENVIRONMENT = {"GIT_CONFIG_VALUE_"}
+
+
 def read_variables() -> set:
     found = set(INDIRECT)
     for package in PACKAGES:
@@ -23,7 +28,7 @@ def read_variables() -> set:
                     with open(os.path.join(folder, name), encoding="utf-8") as f:
                         for match in READS.finditer(f.read()):
                             found.add(match.group(1) or match.group(2))
-    return found
+    return found - NOT_ENVIRONMENT
 
 
 def test_every_variable_read_is_documented_in_both_places():

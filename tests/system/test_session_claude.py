@@ -41,5 +41,9 @@ def test_claude_answer_shapes(sandbox):
     assert "updatedInput" not in out
 
     assert answer("git ls-files | wc -l") is None
-    assert answer("make") is None  # no allow rule: Claude's own prompt judges the original
+    # no allow rule, and Claude Code's read-only check refuses it: it surely prompts, so the
+    # hook asks itself, for the rewritten command (approved, it runs filtered: issue 24)
+    out = answer("make")["hookSpecificOutput"]
+    assert out["permissionDecision"] == "ask"
+    assert out["updatedInput"]["command"].endswith("cc-filter run make")
     assert answer("echo hello") is None

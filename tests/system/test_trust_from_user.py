@@ -156,3 +156,23 @@ def test_trust_refuses_to_record_into_a_home_inside_the_project(claude):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "lies inside the project" in done.stderr
     assert not (fake / "trusted.json").exists()
+
+
+def test_verify_fails_on_a_project_that_turns_the_hook_off_or_sets_our_variables(claude):
+    """`cc-hook verify`, as the user runs it in the project: PASS before, FAIL with the fixes
+    after the repository's settings switch hooks off and point CTXCRL_HOME into it."""
+    box = claude.box
+    done = box.tool("cc-hook", "verify")
+    assert done.stdout.startswith("PASS  claude (global)"), done.stdout
+    assert "Claude Code: " in done.stdout and "typical commands reach the model compacted" in \
+        done.stdout
+    settings = box.project / ".claude" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text(json.dumps({"disableAllHooks": True, "env": {"CTXCRL_HOME": ".ctx"},
+                                    "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                                        {"type": "command", "command": "./guard.sh"}]}]}}))
+    done = box.tool("cc-hook", "verify", check=False)
+    assert done.returncode == 1 and done.stdout.startswith("FAIL  claude (global)"), done.stdout
+    assert 'fix: remove "disableAllHooks" from' in done.stdout
+    assert 'fix: remove "CTXCRL_HOME" from the "env" block of project settings' in done.stdout
+    assert "another PreToolUse hook on Bash (./guard.sh)" in done.stdout

@@ -34,7 +34,7 @@ off). Imports only `os` (the flags, trust and built-in tables load when needed).
 import os
 
 from .. import decision
-from ..rules import ALLOW, ASK, DENY, RuleSet, add_config, add_permissions, \
+from ..rules import ALLOW, ASK, DENY, Rule, RuleSet, add_config, add_permissions, \
     add_settings_permissions, find_project_dir, home_dir, read_settings, settings_of
 
 NAME = "claude"
@@ -135,6 +135,9 @@ def load_rules(cwd: str) -> RuleSet:
     rules.add(DENY, flags.get("disallowed", ()), TOOLS, "--disallowedTools")
     if flags.get("mode"):
         rules.extra["mode"] = flags["mode"]
+    rules.extra["client_flags"] = flags
+    rules.extra["cwd"] = cwd
+    add_rewritten_form_aliases(rules)
     for warning in rules.warnings:  # a file the client reads that this could not understand
         if warning not in not_the_clients:
             rules.doubt_about(warning + ": never auto-allowed")
@@ -352,8 +355,9 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
                                           "auto-allowed")
     bypass = "bypassPermissions: no deny or ask rule matches" \
         if mode == "bypassPermissions" else None
-    return decision.decide(command, rules, prefixes, auto_allowed=_auto_allowed,
-                           bypass=bypass, nested_asks=True)
+    verdict = decision.decide(command, rules, prefixes, auto_allowed=_auto_allowed_for(rules),
+                              bypass=bypass, nested_asks=True)
+    return for_the_answer(command, rules, mode, verdict, prefixes)
 
 
 def _without_disabled_prefix(command: str):
@@ -370,8 +374,14 @@ def _without_disabled_prefix(command: str):
     return None
 
 
-def _auto_allowed(seg, text: str) -> bool:
-    """The client's built-in read-only check on one simple command (claude_builtin)."""
+def _auto_allowed_for(rules: RuleSet):
+    version = client_version(rules)
+    return lambda seg, text: _auto_allowed(seg, text, version)
+
+
+def _auto_allowed(seg, text: str, version=None) -> bool:
+    """The client's built-in read-only check on one simple command (claude_builtin), with
+    the tables of the running client's version (none when it has no table: never)."""
     from . import claude_builtin
 
     if seg.file_redirect and not _only_harmless_redirects(seg.redirects):
@@ -381,7 +391,7 @@ def _auto_allowed(seg, text: str) -> bool:
     if seg.argv and seg.argv[0] in ("cd", "pushd", "popd"):
         return False  # the client asks for cd in compounds with git; never needed here
     return claude_builtin.segment_is_read_only(list(seg.argv or ()), text, seg.env_vars,
-                                               seg.wrappers, _has_unquoted_glob(text))
+                                               seg.wrappers, _has_unquoted_glob(text), version)
 
 
 def _only_harmless_redirects(redirects) -> bool:
@@ -407,3 +417,240 @@ def _has_unquoted_glob(text: str) -> bool:
         elif c in "*?[":
             return True
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# the answer the client gets: when it surely prompts, and plan mode
+
+#: Modes in which the client prompts for a command that is not read-only and no rule allows,
+#: and in which a hook's `ask` + `updatedInput` prompts for the rewritten command: approving it
+#: runs the filtered command (measured on 2.1.197 and 2.1.332, with a recording approver).
+#: Not dontAsk (it refuses instead), auto (its classifier decides), bypassPermissions (it
+#: runs them).
+PROMPT_MODES = ("default", "acceptEdits", "plan")
+
+
+class Prompts(decision.GateDecision):
+    """An ask the client surely shows on the original command (not a mere "not sure"): the
+    hook may then ask for the rewritten command itself, so that the approved run is filtered.
+    cc-gate marks the record `"prompts": true`."""
+
+    __slots__ = ()
+    prompts = True
+
+
+def for_the_answer(command: str, rules: RuleSet, mode: str, verdict, prefixes=()):
+    """The verdict, adjusted to what the client does with the hook's answer:
+    - plan mode: the client asks about a rewritten command even with the hook's allow (it
+      checks the command it finally runs against plan mode's read-only list: 2.1.332), so an
+      allow becomes an ask without the mark: no answer, the client runs the original;
+    - an ask that the client surely shows becomes `Prompts`."""
+    if verdict.decision == ALLOW and mode == "plan":
+        return decision.GateDecision(ASK, "plan mode: the client would ask about the "
+                                          f"rewritten command, so it is left alone ({verdict.reason})",
+                                     verdict.rule)
+    if verdict.decision == ASK and client_prompts(command, rules, mode, prefixes):
+        return Prompts(ASK, verdict.reason, verdict.rule)
+    return verdict
+
+
+def client_prompts(command: str, rules: RuleSet, mode: str, prefixes=()) -> bool:
+    """Whether the client surely asks the user about `command` (the gate said ask): in one of
+    PROMPT_MODES, with every source understood, no other hook, plugin or sandbox that could
+    answer for the user, and a top-level segment that no allow rule matches (as written or
+    its peeled core) and that the client's read-only check surely refuses
+    (claude_builtin.surely_asks: `pytest`, `npm install`, `git push`; never a command its
+    tables know). Not on the strength of an ask rule alone: the gate also holds ask rules
+    the client does not read (`~/.claude/settings.local.json`, `[gate]`). In doubt: False (no
+    answer; the client asks on the original)."""
+    if mode not in PROMPT_MODES or rules.doubt is not None:
+        return False
+    from cc_lex.lexer import LexError
+    from cc_peel.peeling import peel
+
+    from . import claude_builtin
+
+    try:
+        segments = (peel(command, prefixes) if prefixes else peel(command)).segments
+    except LexError:
+        return False
+    version = client_version(rules)
+    sure = False
+    for seg in segments:
+        if seg.nested is not None or not seg.argv:
+            continue
+        text = seg.text
+        argv = list(seg.argv)
+        if not claude_builtin.surely_asks(argv, text, mode, version, (seg.core,)):
+            continue
+        wrappers = (seg.wrappers or "").split()
+        if wrappers and not claude_builtin.surely_asks(wrappers, seg.wrappers, mode, version):
+            continue
+        if _some_allow_rule_matches(seg, rules):
+            continue
+        sure = True
+        break
+    return sure and not other_deciders(rules)
+
+
+def _some_allow_rule_matches(seg, rules: RuleSet) -> bool:
+    """Whether an allow rule matches the segment as written or its peeled core (env prefixes
+    and wrappers such as `timeout`, `nice`, `sudo` cut off: more than the client cuts for its
+    allow rules), so the client may allow it."""
+    texts = [t for t in (seg.text, seg.core) if t]
+    return any(rule.matches(t) for rule in rules.allow for t in texts)
+
+
+def other_deciders(rules: RuleSet):
+    """Something besides the user that may answer a prompt or allow a command: another
+    PreToolUse or a PermissionRequest hook, an enabled plugin (its hooks), the sandbox
+    (`autoAllowBashIfSandboxed`), in any settings file the client reads or `--settings`.
+    The reason, or None. Read only when the client would prompt (cold path)."""
+    cached = rules.extra.get("other_deciders", False)
+    if cached is not False:
+        return cached
+    found = None
+    sources = [(read_settings(path, False, []), path) for path in
+               settings_files(rules.extra.get("cwd") or os.getcwd())]
+    from cc_peel.record import loads
+
+    for text, source in (rules.extra.get("client_flags") or {}).get("settings", ()):
+        stripped = text.strip()
+        try:
+            value = loads(stripped) if stripped.startswith("{") else \
+                read_settings(stripped, False, [])
+        except ValueError:
+            value = None
+        sources.append((value, source))
+    for settings, source in sources:
+        if not isinstance(settings, dict):
+            continue
+        found = _deciders_in(settings, source)
+        if found:
+            break
+    rules.extra["other_deciders"] = found
+    return found
+
+
+def _matcher_may_match(matcher) -> bool:
+    """Whether a hook group's matcher may select the Bash tool (no matcher, `*`, `Bash`,
+    `Bash|Write`, a regex that matches it, or one this cannot read)."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return True
+    if "Bash" in matcher.split("|"):
+        return True
+    import re
+
+    try:
+        return re.fullmatch(matcher, "Bash") is not None or re.search(matcher, "Bash") is not None
+    except re.error:
+        return True
+
+
+def _deciders_in(settings: dict, source: str):
+    hooks = settings.get("hooks")
+    if isinstance(hooks, dict):
+        for event in ("PreToolUse", "PermissionRequest"):
+            groups = hooks.get(event) or ()
+            for group in groups if isinstance(groups, (list, tuple)) else [None]:
+                if isinstance(group, dict) and not _matcher_may_match(group.get("matcher")):
+                    continue  # a hook for other tools (`Write`)
+                commands = [h.get("command") if isinstance(h, dict) else None
+                            for h in (group.get("hooks") or ())] if isinstance(group, dict) \
+                    else [None]
+                if any(not isinstance(c, str) or "ctxcrl-hook-" not in c for c in commands):
+                    return f"another {event} hook in {source}"
+    plugins = settings.get("enabledPlugins")
+    if isinstance(plugins, dict) and any(v is True for v in plugins.values()):
+        return f"enabled plugins in {source} (their hooks)"
+    sandbox = settings.get("sandbox")
+    if isinstance(sandbox, dict) and sandbox.get("enabled") is True:
+        return f"the sandbox in {source} (autoAllowBashIfSandboxed)"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# the running client's version, and commands allowed by a rule saved for the rewritten form
+
+
+def client_version(rules: RuleSet):
+    """The version of the running `claude` (its package.json, a native install's file
+    name, else the AI_AGENT variable it sets: `claude-code_2-1-332_…`); None when unknown.
+    Cached in the rules."""
+    if "client_version" not in rules.extra:
+        rules.extra["client_version"] = running_client_version()
+    return rules.extra["client_version"]
+
+
+_LOOK = object()
+
+
+def running_client_version(found=_LOOK):
+    """`found`: the (pid, argv) of the `claude` ancestor, None for none, or looked up."""
+    if found is _LOOK:
+        from ..process import client_process
+
+        found = client_process(CLIENT_NAMES)
+    if found is not None:
+        pid, argv = found
+        paths = []
+        try:
+            paths.append(os.path.realpath(f"/proc/{pid}/exe"))
+        except OSError:
+            pass
+        paths += [os.path.realpath(a) for a in argv[1:2] if a.startswith("/")]
+        for path in paths:
+            version = _version_near(path)
+            if version:
+                return version
+    agent = os.environ.get("AI_AGENT", "")
+    if agent.startswith("claude-code_"):
+        version = agent.split("_")[1].replace("-", ".")
+        if _looks_like_version(version):
+            return version
+    return None
+
+
+def _version_near(path: str):
+    base = os.path.basename(path)
+    if _looks_like_version(base):
+        return base  # ~/.local/share/claude/versions/2.1.332
+    folder = os.path.dirname(path)
+    for candidate in (folder, os.path.dirname(folder)):
+        meta = read_settings(os.path.join(candidate, "package.json"), False, [])
+        if isinstance(meta, dict) and str(meta.get("name", "")).startswith(
+                "@anthropic-ai/claude-code") and isinstance(meta.get("version"), str):
+            return meta["version"]
+    return None
+
+
+def _looks_like_version(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 3 and all(p.isdigit() for p in parts)
+
+
+def add_rewritten_form_aliases(rules: RuleSet) -> None:
+    """An allow rule that names the rewritten form (`Bash(cc-filter run pytest:*)`, what the
+    prompt saves when the user approves a rewritten command for good) also allows the
+    original (`pytest`): the hook rewrites it to that form, which the rule allows. Not a
+    rule that names cc-filter alone (`cc-filter run:*`): that would allow everything."""
+    for rule in list(rules.allow):
+        original = rewritten_form_original(rule.pattern)
+        if original:
+            rules.allow.append(Rule(ALLOW, rule.text, original,
+                                    f"{rule.source} (saved for the rewritten command)"))
+
+
+def rewritten_form_original(pattern: str):
+    """`pytest:*` of `cc-filter run pytest:*` (or `/abs/cc-filter run …`); else None."""
+    head, _, rest = pattern.strip().partition(" ")
+    if head.rsplit("/", 1)[-1] != "cc-filter" or not rest.startswith("run "):
+        return None
+    original = rest[4:].lstrip()
+    core = original[:-2] if original.endswith(":*") else original
+    core = core[:-2] if core.endswith(" *") else core
+    if not core.strip() or core.strip() in ("*", ":*") or core.lstrip().startswith(("*", "-")):
+        return None
+    return original

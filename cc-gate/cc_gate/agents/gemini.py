@@ -20,7 +20,10 @@ Sources, as the client reads them:
 
 `decide` answers "allow" only when the engine, as reproduced, runs the original command
 without asking **and** the rewritten one (the record's `rewritten`: the gate runs after
-cc-rewrite for Gemini) too, in a headless run; "deny" when the engine refuses the original, a
+cc-rewrite for Gemini) too, in a headless run; in an interactive session (`_interactive`), when
+every approval mode decides the same about both, "allow" for a command that runs unasked and
+"ask" with `rewrite_on_ask` for one the client asks about (its dialog then names the rewritten
+command); "deny" when the engine refuses the original, a
 peeled spelling meets a deny rule, or the model typed `cc-filter run X` for an X the engine
 would not run by itself (the rule `cc-hook init` installs lets `cc-filter run …` through);
 "ask" otherwise (no answer: the client's own flow on the original command).
@@ -44,6 +47,11 @@ SYSTEM_POLICIES = "/etc/gemini-cli/policies"
 SEVERITY = {ALLOW: 0, ASK: 1, DENY: 2}
 #: Priority (user tier) of the rule `cc-hook init` installs for rewritten commands.
 FILTER_RULE_PRIORITY = 300
+#: Interactive sessions: the allow for known-safe commands, and the ask for every other
+#: rewritten command, above the "Allow for this session" rules (workspace tier + 0.95) and
+#: every user rule (the gate rewrites only where its per-mode check finds no difference).
+INTERACTIVE_SAFE_PRIORITY = 999
+INTERACTIVE_ASK_PRIORITY = 998
 FILTER_RULE_FILE = "ctxcrl.toml"
 
 # Gemini CLI's own defaults for run_shell_command (bundle/policies/*.toml, 0.61.0).
@@ -71,6 +79,14 @@ class GeminiState:
         self.known = known
         self.policies = sorted(policies, key=lambda r: -r.priority)  # stable, like the client
         self.filter_rule = any(FILTER_RULE_FILE in r.source for r in policies)
+
+    def in_mode(self, mode: str) -> "GeminiState":
+        """The same session in another approval mode."""
+        other = GeminiState.__new__(GeminiState)
+        for name in GeminiState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.mode = mode
+        return other
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,7 +311,10 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
     state = rules.extra.get(NAME)
     if not isinstance(state, GeminiState):  # rules built elsewhere: the generic gate
         return decision.decide(command, rules, prefixes)
-    engine = _Engine(state, prefixes)
+    cwd = record.get("cwd") if isinstance(record, dict) else None
+    # interactive: the client's known-safe list is reproduced (it needs the working folder)
+    engine = _Engine(state, prefixes, None if state.headless is not False else
+                     (cwd if isinstance(cwd, str) else os.getcwd()))
     tool_input = record.get("input") if isinstance(record, dict) else None
     args = dict(tool_input) if isinstance(tool_input, dict) else {}
     args["command"] = command
@@ -324,13 +343,12 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
     asked = _gate_ask(command, rules, prefixes)
     if asked is not None:
         return asked
-    if verdict == ASK:
-        return decision.GateDecision(ASK, f"Gemini's policy: {why}")
     if rules.doubt is not None:
         return decision.GateDecision(ASK, rules.doubt)
     if not state.headless:
-        return decision.GateDecision(ASK, "interactive Gemini session: its approval mode can "
-                                          "change at any time, so nothing is rewritten")
+        return _interactive(command, state, record, args, prefixes)
+    if verdict == ASK:
+        return decision.GateDecision(ASK, f"Gemini's policy: {why}")
     if "dir_path" in args:
         return decision.GateDecision(ASK, "dir_path given: never auto-allowed")
     rewritten = record.get("rewritten") if isinstance(record, dict) else None
@@ -341,6 +359,51 @@ def decide(command: str, rules: RuleSet, record=None, prefixes=()):
                 ASK, f"Gemini's policy would not run the rewritten command ({after_why}): "
                      "left as it is")
     return decision.GateDecision(ALLOW, f"Gemini's policy: {why}")
+
+
+def _interactive(command, state, record, args, prefixes):
+    """An interactive session: its approval mode can change at any time (Shift+Tab, Ctrl+Y,
+    the model's enter_plan_mode), and the hook is not told. So a command is rewritten only
+    when, in every mode, the engine decides the same about the rewritten command as about the
+    original: a command Gemini runs unasked (its known-safe list, or a rule) still runs
+    unasked, one it asks about still asks, now about the rewritten command, whose approved run
+    is filtered; a refusal stays a refusal. The installed policy file's interactive rules make
+    that hold for the default setup (`filter_rule_text`). Anything the gate cannot tell for
+    sure leaves the command alone."""
+    record = record if isinstance(record, dict) else {}
+    cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else os.getcwd()
+    engine = _Engine(state, prefixes, cwd)
+    verdict, why = engine.check(command, args)
+    if engine.unsure:
+        return decision.GateDecision(ASK, why)
+    rewritten = record.get("rewritten")
+    if not isinstance(rewritten, str) or not rewritten.strip() or rewritten == command:
+        return decision.GateDecision(verdict, f"Gemini's policy: {why}")
+    if "dir_path" in args:
+        return decision.GateDecision(ASK, "dir_path given: never rewritten")
+    if not state.filter_rule:
+        return decision.GateDecision(ASK, "no policy rule for rewritten commands "
+                                          f"({FILTER_RULE_FILE}): left as it is")
+    for mode in policy.MODES:
+        engine = _Engine(state.in_mode(mode), prefixes, cwd)
+        before = engine.check(command, args)
+        after = engine.check(rewritten, {**args, "command": rewritten})
+        if engine.unsure:
+            return decision.GateDecision(ASK, f"the client's own shell heuristics decide "
+                                              f"({mode} mode): left as it is")
+        if before[0] != after[0]:
+            return decision.GateDecision(
+                ASK, f"in {mode} mode Gemini's policy would {_word(after[0])} the rewritten "
+                     f"command but {_word(before[0])} the original: left as it is")
+    if verdict == ALLOW:
+        return decision.GateDecision(ALLOW, f"Gemini's policy: {why}")
+    return decision.GateDecision(ASK, f"Gemini asks about the rewritten command as about the "
+                                      f"original ({why}): its approved run is filtered",
+                                 rewrite_on_ask=True)
+
+
+def _word(verdict: str) -> str:
+    return {ALLOW: "run", ASK: "ask about", DENY: "refuse"}[verdict]
 
 
 def _hardening_deny(command: str, rules: RuleSet, engine: "_Engine"):
@@ -411,9 +474,12 @@ class _Engine:
     heuristics could go either way (known-safe and dangerous commands, a parse the gate and
     tree-sitter may disagree on), the answer is ask."""
 
-    def __init__(self, state: GeminiState, prefixes=()):
+    def __init__(self, state: GeminiState, prefixes=(), cwd=None):
         self.state = state
         self.prefixes = prefixes
+        self.cwd = cwd
+        #: set when the client's shell heuristics could go either way for a check
+        self.unsure = False
 
     def top(self, args: dict):
         """The deciding rule for a call (the strictest of equal-priority matches)."""
@@ -443,8 +509,39 @@ class _Engine:
         if verdict == DENY:
             return DENY, why
         if heuristics and (rule is None or rule.patternless) and self.state.mode != "yolo":
+            outcomes = {self._shell_check(command, v, w, rule, depth)
+                        for v, w in self._heuristics(command, rule, verdict, why)}
+            if len({v for v, _w in outcomes}) == 1:
+                return min(outcomes)
+            self.unsure = True
             return ASK, f"{why}; the client's own shell heuristics decide"
         return self._shell_check(command, verdict, why, rule, depth)
+
+    def _heuristics(self, command, rule, verdict, why):
+        """What the engine's shell heuristics (`applyShellHeuristics`, for a rule without a
+        pattern) may make of `verdict`: the set of (verdict, why) they can produce. A
+        dangerous command asks; a known-safe one turns ask into allow."""
+        if rule is None or self.cwd is None:  # the client applies none; the gate is careful
+            return {(verdict, why), (ASK, why)}
+        from . import gemini_safe
+
+        words = gemini_safe.words_of(command)
+        if words is None:
+            first = gemini_safe.first_word(command)
+            possible = {(verdict, why)}
+            if first is None or os.path.basename(first) in gemini_safe.DANGEROUS_FIRST:
+                possible.add((ASK, f"{why}; maybe dangerous"))
+        elif gemini_safe.dangerous(words):
+            return {(ASK, f"{why}; a dangerous command asks")}
+        else:
+            possible = {(verdict, why)}
+        if verdict == ASK:
+            safe = gemini_safe.known_safe(command, self.cwd)
+            if safe is True:
+                return {(ALLOW, "known safe to Gemini CLI (its built-in list)")}
+            if safe is None:
+                possible.add((ALLOW, "maybe known safe to Gemini CLI"))
+        return possible
 
     def _shell_check(self, command, verdict, why, rule, depth):
         from cc_lex.lexer import LexError
@@ -482,22 +579,63 @@ class _Engine:
         return any(t.kind == "redirect" for t in tokens)
 
 
+def interactive_safe_prefixes() -> list:
+    """The commands an interactive Gemini CLI runs unasked by its own known-safe list, as the
+    prefixes of the installed allow rule (each command still has to be known safe in full:
+    the gate rewrites only then)."""
+    from . import gemini_safe
+
+    return [f"git {sub}" for sub in gemini_safe.GIT_READ_ONLY] + \
+        sorted(gemini_safe.SAFE | {"find", "sed"})
+
+
 def filter_rule_text(filter_commands) -> str:
-    """The policy file `cc-hook init` installs (`~/.gemini/policies/ctxcrl.toml`): Gemini
-    runs a rewritten `cc-filter run X` in a headless run, in default and autoEdit modes (yolo
-    needs nothing; plan mode stays plan mode). The hook lets a command be rewritten only when
-    Gemini would run X itself, and denies a `cc-filter run X` the model types for any other
-    X."""
-    prefixes = ", ".join(policy.json_string(f"{c} run") for c in filter_commands)
+    """The policy file `cc-hook init` installs (`~/.gemini/policies/ctxcrl.toml`).
+
+    - Headless runs (`-p`), default and autoEdit modes: Gemini runs a rewritten
+      `cc-filter run X`; the hook rewrites a command only when Gemini would run X itself.
+    - Interactive sessions, default and autoEdit modes: `cc-filter run X` for an X from the
+      client's known-safe list runs unasked (the hook rewrites only a command that is known
+      safe in full); every other `cc-filter run …` asks, at a priority above the rules
+      Gemini saves for "Allow for this session" (which name the command's first word,
+      `cc-filter`), so such an approval never lets a later rewritten command through
+      unasked. Yolo needs nothing; plan mode stays plan mode.
+
+    The hook denies a `cc-filter run X` typed by the model unless X itself would run."""
+    runs = [f"{c} run" for c in filter_commands]
+    prefixes = ", ".join(policy.json_string(p) for p in runs)
+    safe = ", ".join(policy.json_string(f"{p} {s}") for p in runs
+                     for s in interactive_safe_prefixes())
     return (
         "# contextcrawler (cc-hook init --agent gemini): lets Gemini CLI run the commands\n"
-        "# the contextcrawler hook rewrote into `cc-filter run X`. The hook rewrites a command\n"
-        "# only when your own rules let Gemini run it as it is, and denies a `cc-filter run X`\n"
-        "# typed by the model unless X itself would run. `cc-hook uninstall` removes this file.\n"
+        "# the contextcrawler hook rewrote into `cc-filter run X` exactly as it would run X.\n"
+        "# The hook rewrites a command only when your rules and modes decide the same about\n"
+        "# both spellings, and denies a `cc-filter run X` typed by the model unless X itself\n"
+        "# would run. `cc-hook uninstall` removes this file.\n"
+        "\n"
+        "# headless runs (gemini -p): a rewritten command runs\n"
         "[[rule]]\n"
         'toolName = "run_shell_command"\n'
         f"commandPrefix = [{prefixes}]\n"
         'decision = "allow"\n'
         f"priority = {FILTER_RULE_PRIORITY}\n"
         'modes = ["default", "autoEdit"]\n'
-        "interactive = false\n")
+        "interactive = false\n"
+        "\n"
+        "# interactive sessions: what Gemini CLI runs unasked (its known-safe commands) ...\n"
+        "[[rule]]\n"
+        'toolName = "run_shell_command"\n'
+        f"commandPrefix = [{safe}]\n"
+        'decision = "allow"\n'
+        f"priority = {INTERACTIVE_SAFE_PRIORITY}\n"
+        'modes = ["default", "autoEdit"]\n'
+        "interactive = true\n"
+        "\n"
+        "# ... and everything else asks, as Gemini CLI asks about the command itself\n"
+        "[[rule]]\n"
+        'toolName = "run_shell_command"\n'
+        f"commandPrefix = [{prefixes}]\n"
+        'decision = "ask_user"\n'
+        f"priority = {INTERACTIVE_ASK_PRIORITY}\n"
+        'modes = ["default", "autoEdit"]\n'
+        "interactive = true\n")

@@ -7,15 +7,32 @@ gate allow), "permissionDecisionReason": …,
 "updatedInput": {<all tool_input fields>, "command": R}}};
 deny → permissionDecision "deny" with the gate's rule as the reason. Codex and Copilot reuse
 this shape.
+
+A command the client surely prompts for (the gate's `"prompts": true`: no rule allows it and
+its read-only check refuses it, in default, acceptEdits or plan mode) is answered
+permissionDecision "ask" with the rewritten command as updatedInput: the client shows its
+prompt for the rewritten command (headless `-p`: refused as without the hook; with
+`--permission-prompt-tool`: the approver gets the rewritten input) and, approved, runs it
+filtered (measured on 2.1.197 and 2.1.332). Without the mark an ask gets no answer: the
+client's own flow runs on the original.
+
+PreSkillShellCommand (2.1.332: the shell commands a skill's text runs, which no longer pass
+the Bash hook): {"hook_event_name": "PreSkillShellCommand", "tool_name": "Bash",
+"tool_input": {"command"}, "command_name", "invoked_by", …}. Its answer can only keep the
+command from running: allow adds nothing, and ask, defer or any updatedInput also stop it. So
+it gets the gate's deny and nothing else.
 """
-from ..record import command_record, decision_of, deny_reason, event_meta, rewrite_reason, \
-    rewritten_of, updated_input
+from ..record import REASON_PREFIX, command_record, decision_of, deny_reason, event_meta, \
+    rewrite_reason, rewritten_of, updated_input
 
 NAME = "claude"
 CONFIG_DIR = ".claude"
 NO_ANSWER = ""
 SHELL_TOOLS = ("Bash",)
 EVENT_NAME = "PreToolUse"
+SKILL_EVENT = "PreSkillShellCommand"
+#: What the model reads (headless) and the prompt shows for an ask answer, before the reason.
+ASK_TEXT = "This command requires approval"
 
 
 def decode_claude_shape(agent: str, event: dict, shell_tools) -> dict | None:
@@ -59,6 +76,13 @@ def rewrite_fields(record: dict, rewritten: str, input_key: str) -> dict:
 
 
 def decode(event: dict) -> dict | None:
+    if event.get("hook_event_name") == SKILL_EVENT:
+        if event.get("tool_name") not in SHELL_TOOLS or not isinstance(event.get("tool_input"),
+                                                                        dict):
+            return None
+        mode = event.get("permission_mode")
+        return command_record(NAME, event, event["tool_input"], hook_event_name=SKILL_EVENT,
+                              permission_mode=mode if isinstance(mode, str) else None)
     return decode_claude_shape(NAME, event, SHELL_TOOLS)
 
 
@@ -67,14 +91,39 @@ def encode(record: dict) -> dict | None:
     on the rewritten command only (ARCHITECTURE §8): a rewrite goes out only with the gate's allow
     (the original would run without asking); anything else gets no answer, except a deny.
     `CTXCRL_DISABLED=1 cmd` that the gate allows (cmd alone runs without asking) is answered
-    allow without a rewrite: the prefix only turns filtering off."""
+    allow without a rewrite: the prefix only turns filtering off. A command the client surely
+    prompts for is answered ask with the rewrite; a skill's command only ever deny."""
+    if event_meta(record).get("hook_event_name") == SKILL_EVENT:
+        if decision_of(record) != "deny":
+            return None
+        return {"hookSpecificOutput": {"hookEventName": SKILL_EVENT, "permissionDecision": "deny",
+                                       "permissionDecisionReason": deny_reason(record)}}
     answer = encode_claude_shape(record, allow_rewrite_without_allow=False)
+    if answer is None:
+        answer = ask_with_rewrite(record)
     if answer is None and decision_of(record) == "allow" and _disabled_prefix(record):
         return {"hookSpecificOutput": {"hookEventName": event_meta(record).get(
             "hook_event_name") or EVENT_NAME, "permissionDecision": "allow",
             "permissionDecisionReason": rewrite_reason(record).replace(
                 "output filtered through cc-filter run", "not filtered (CTXCRL_DISABLED=1)")}}
     return answer
+
+
+def ask_with_rewrite(record: dict) -> dict | None:
+    """permissionDecision "ask" + the rewritten command, for a command the gate marked
+    `"prompts": true` (the client asks on the original too); None otherwise."""
+    rewritten = rewritten_of(record)
+    if rewritten is None or decision_of(record) != "ask" or record.get("prompts") is not True \
+            or _disabled_prefix(record):
+        return None
+    reason = record.get("reason")
+    why = f"; {reason}" if isinstance(reason, str) and reason else ""
+    return {"hookSpecificOutput": {
+        "hookEventName": event_meta(record).get("hook_event_name") or EVENT_NAME,
+        "permissionDecision": "ask",
+        "permissionDecisionReason": f"{ASK_TEXT} ({REASON_PREFIX}: once approved, it runs "
+                                    f"through cc-filter run, which shortens its output{why})",
+        "updatedInput": updated_input(record, rewritten)}}
 
 
 def _disabled_prefix(record: dict) -> bool:
@@ -86,7 +135,7 @@ def _disabled_prefix(record: dict) -> bool:
 def artifacts(scope: str, root: str, ctx) -> list:
     import os
 
-    from ..artifacts import JsonRegistration, LineInFile, OwnedFile
+    from ..artifacts import JsonRegistration, JsonRegistrations, LineInFile, OwnedFile
     from ..hook_script import template
 
     if scope == "global":
@@ -94,11 +143,51 @@ def artifacts(scope: str, root: str, ctx) -> list:
     else:
         base = os.path.join(root, CONFIG_DIR)
     note_dir = base if scope == "global" else root
+    settings = os.path.join(base, "settings.json")
     return [
         OwnedFile(os.path.join(note_dir, "CONTEXTCRAWLER.md"), template("CONTEXTCRAWLER.md"),
                   "awareness note"),
         LineInFile(os.path.join(note_dir, "CLAUDE.md"), "@CONTEXTCRAWLER.md",
                    "@CONTEXTCRAWLER.md reference"),
-        JsonRegistration.matcher_group(os.path.join(base, "settings.json"), "PreToolUse", "Bash",
-                                       ctx.hook_command),
+        # 2.1.332: skills' shell commands pass PreSkillShellCommand, not PreToolUse (its
+        # matcher: the tool name); 2.1.197 ignores the key
+        JsonRegistrations([JsonRegistration.matcher_group(settings, event, "Bash",
+                                                          ctx.hook_command)
+                           for event in (EVENT_NAME, SKILL_EVENT)],
+                          f"hooks.{EVENT_NAME} and hooks.{SKILL_EVENT} (matcher Bash)"),
     ]
+
+
+def installed_client_version():
+    """The version of the `claude` on the PATH (its package.json, or a native install's
+    versions/<X> file name), without running it; None when there is none or it cannot say."""
+    import os
+    import shutil
+
+    from cc_gate.agents.claude import _version_near
+
+    found = shutil.which("claude")
+    if not found:
+        return None
+    return _version_near(os.path.realpath(found))
+
+
+def table_problem(version="installed"):
+    """What `verify` says when the client's read-only check is not the one the gate knows:
+    a client newer than the newest table (or a release without one) gets no command allowed
+    on the strength of the tables alone, so read-only commands reach the model unfiltered
+    until the tables are extracted for it. None when the tables are current (or no client
+    is found)."""
+    from cc_gate.agents import claude_builtin
+
+    if version == "installed":
+        version = installed_client_version()
+    if version is None or claude_builtin.table_is_current(version):
+        return None
+    newer = claude_builtin.newer_than_tables(version)
+    return (f"Claude Code {version} is {'newer than' if newer else 'not one of'} the versions "
+            f"whose read-only tables this gate holds "
+            f"({', '.join(claude_builtin.table_versions())}): nothing is auto-allowed on "
+            "their strength, so its read-only commands (git status, ls …) run unfiltered and "
+            "its prompts are left as they are; "
+            + ("update contextcrawler" if newer else "use one of those versions"))

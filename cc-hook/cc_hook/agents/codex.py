@@ -7,13 +7,22 @@ when the gate found that Codex would run the original unasked and the rewrite ke
 (cc_gate/agents/codex.py); deny + reason on a deny; otherwise no answer (Codex decides on the
 original command).
 
+A command the pre-execution hook leaves alone (a `prompt` rule the user approved in the TUI,
+an `allow` rule that runs it outside the sandbox) is filtered after it ran: the PostToolUse
+hook answers {"decision": "block", "reason": T}, and T is then exactly what the model receives
+in place of Codex's output (measured on 0.171.0), so T carries Codex's own header `Process
+exited with code C` and `Output:`. The event has no exit code and only the model's ~10 KB
+copy of the output: both come from the session's transcript (`transcript_result`). Where the
+transcript has no such entry, no answer: Codex's own output stays. Codex shows the answer as
+"PostToolUse Blocked" in its log; the command has run all the same.
+
 Codex runs a hook only when it is trusted: `[hooks.state."<hooks.json>:pre_tool_use:<group>:
 <handler>"] trusted_hash = "sha256:<hex>"` in `$CODEX_HOME/config.toml`, the SHA-256 of the
 compact, key-sorted JSON of the handler's identity. An untrusted hook is skipped without a word,
 so `init` writes that entry (`HookTrust`), `verify` fails when it is missing or stale, and
 `uninstall` removes it. The registration carries a timeout: Codex waits 600 s by default.
 """
-from ..record import decision_of, rewritten_of
+from ..record import decision_of, event_meta, rewritten_of
 from .claude import decode_claude_shape, encode_claude_shape
 
 NAME = "codex"
@@ -21,18 +30,97 @@ CONFIG_DIR = ".codex"
 NO_ANSWER = ""
 SHELL_TOOLS = ("Bash", "shell", "local_shell")
 EVENT = "PreToolUse"
+POST_EVENT = "PostToolUse"
+#: The script runs the parity rewrite, or with `post` the filter after execution
+#: (hook_script.PIPELINES).
+PIPELINES = ("rewrite", "post")
 #: Seconds Codex waits for the hook before it runs the original command anyway (fail open).
 HOOK_TIMEOUT = 10
+#: How much of the session's transcript (its end) is searched for the command's exit code.
+TRANSCRIPT_TAIL = 4 << 20
 
 
 def decode(event: dict) -> dict | None:
+    if event.get("hook_event_name") == POST_EVENT:
+        return _decode_result(event)
     return decode_claude_shape(NAME, event, SHELL_TOOLS)
 
 
 def encode(record: dict) -> dict | None:
+    if event_meta(record).get("phase") == "post":
+        text = record.get("filtered")
+        code = record.get("exit_code")
+        if not isinstance(text, str) or not isinstance(code, int):
+            return None
+        # what the model then receives, in place of Codex's own copy; the header is the
+        # one Codex writes (the exit code stays visible)
+        return {"decision": "block", "reason": f"Process exited with code {code}\nOutput:\n{text}"}
     if decision_of(record) == "allow" and rewritten_of(record) is None:
         return None  # nothing to change: Codex decides as it would without us
     return encode_claude_shape(record, allow_rewrite_without_allow=False)
+
+
+def _decode_result(event: dict) -> dict | None:
+    """A PostToolUse event: the command ran (approved by the user, or allowed by a rule and so
+    left as it was by the pre-execution hook). Its output and exit code come from the
+    session's transcript, which Codex has written by then (`item_completed`, a
+    `CommandExecution` item whose `id` is the event's `tool_use_id`: `exit_code` and
+    `aggregated_output`, the output's last 64 KiB); the event's own `tool_response` is the
+    model's truncated copy (about 10 KB) and has no exit code. A command already rewritten
+    into `cc-filter run …` is not filtered again (cc-rewrite leaves it: no filter chosen)."""
+    if event.get("tool_name") not in SHELL_TOOLS:
+        return None
+    tool_input = event.get("tool_input")
+    shown = event.get("tool_response")
+    call = event.get("tool_use_id")
+    path = event.get("transcript_path")
+    if not isinstance(tool_input, dict) or not isinstance(shown, str) or \
+            not isinstance(call, str) or not call or not isinstance(path, str):
+        return None
+    found = transcript_result(path, call)
+    if found is None:
+        return None  # no exit code: Codex's own output stays
+    code, output = found
+    from ..post import result_record
+
+    return result_record(NAME, event, tool_input, exit_code=code,
+                         output=output if isinstance(output, str) else shown,
+                         shown_chars=len(shown))
+
+
+def transcript_result(path: str, call_id: str):
+    """(exit code, aggregated output or None) of the command `call_id` in a Codex
+    transcript (JSON Lines), read from its end; None when it is not there."""
+    import os
+
+    from cc_peel.record import loads
+
+    try:
+        with open(path, "rb") as f:
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(0, size - TRANSCRIPT_TAIL))
+            data = f.read()
+    except OSError:
+        return None
+    needle = ('"' + call_id + '"').encode()
+    for line in reversed(data.split(b"\n")):
+        if needle not in line or b'"CommandExecution"' not in line:
+            continue
+        try:
+            entry = loads(line.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            continue
+        payload = entry.get("payload") if isinstance(entry, dict) else None
+        item = payload.get("item") if isinstance(payload, dict) else None
+        if not isinstance(item, dict) or item.get("type") != "CommandExecution" or \
+                item.get("id") != call_id:
+            continue
+        code = item.get("exit_code")
+        if not isinstance(code, int) or isinstance(code, bool):
+            return None
+        output = item.get("aggregated_output")
+        return code, output if isinstance(output, str) else None
+    return None
 
 
 # -- install (cold path: imports inside)
@@ -58,4 +146,11 @@ def artifacts(scope: str, root: str, ctx) -> list:
         nested=True, description=f"hooks.{EVENT} (matcher Bash, timeout {HOOK_TIMEOUT} s)")
     trust = HookTrust(os.path.join(codex_home(ctx), "config.toml"), registration,
                       project=None if scope == "global" else root)
-    return [registration, trust]
+    post = JsonRegistration(
+        hooks_json, ("hooks", POST_EVENT),
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": f"{ctx.hook_command} post",
+                                       "timeout": HOOK_TIMEOUT}]},
+        nested=True, description=f"hooks.{POST_EVENT} (matcher Bash, timeout {HOOK_TIMEOUT} s)")
+    post_trust = HookTrust(os.path.join(codex_home(ctx), "config.toml"), post,
+                           project=None if scope == "global" else root)
+    return [registration, trust, post, post_trust]

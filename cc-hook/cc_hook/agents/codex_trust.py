@@ -3,6 +3,7 @@
 Codex 0.171 runs a hook only when this entry holds the SHA-256 of the compact, key-sorted JSON
 `{"event_name": "pre_tool_use", "matcher": …, "hooks": [{"type", "command", "timeout",
 "async"}]}` of the handler, keyed `<abs hooks.json>:pre_tool_use:<group index>:<handler index>`
+(`post_tool_use` for the PostToolUse handler)
 (verified against the client: tests/agents/codex/). Cold path: `init`, `uninstall`, `verify`.
 """
 import hashlib
@@ -29,6 +30,9 @@ class HookTrust(Artifact):
         #: For a project install: Codex loads `<project>/.codex/hooks.json` only when the
         #: project is trusted (`[projects."<dir>"] trust_level = "trusted"`), the user's call.
         self.project = project
+        #: Codex's name for the event: PreToolUse → pre_tool_use, PostToolUse → post_tool_use
+        self.event_name = "".join("_" + c.lower() if c.isupper() else c
+                                  for c in registration.keys[-1]).lstrip("_")
 
     # -- what Codex expects
     def expected(self, hooks_text: str | None):
@@ -43,13 +47,13 @@ class HookTrust(Artifact):
             for h, handler in enumerate(handlers if isinstance(handlers, list) else []):
                 if handler != ours["hooks"][0] or group.get("matcher") != ours["matcher"]:
                     continue
-                identity = {"event_name": "pre_tool_use", "matcher": group.get("matcher"),
+                identity = {"event_name": self.event_name, "matcher": group.get("matcher"),
                             "hooks": [{"type": handler.get("type", "command"),
                                        "command": handler.get("command"),
                                        "timeout": handler.get("timeout", 600),
                                        "async": handler.get("async", False)}]}
                 blob = json.dumps(identity, sort_keys=True, separators=(",", ":"))
-                key = f"{self.registration.path}:pre_tool_use:{g}:{h}"
+                key = f"{self.registration.path}:{self.event_name}:{g}:{h}"
                 return key, "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
         return None
 
@@ -154,7 +158,7 @@ class HookTrust(Artifact):
             return None
         lines = current.splitlines(keepends=True)
         # only the block of this hooks.json: a global and a project install each have one
-        ours = "[hooks.state." + json.dumps(self.registration.path + ":pre_tool_use:")[:-1]
+        ours = "[hooks.state." + json.dumps(f"{self.registration.path}:{self.event_name}:")[:-1]
         out, i = [], 0
         while i < len(lines):
             nxt = lines[i + 1].lstrip() if i + 1 < len(lines) else ""

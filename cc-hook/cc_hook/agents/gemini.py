@@ -9,6 +9,10 @@ Gemini's own decision words: only "deny" / "block" refuse (the reason reaches th
 hook leaves, after the hook. Answers:
 - gate allow, rewritten → {"decision": "allow", "hookSpecificOutput": {"tool_input":
   {<tool_input>, "command": R}}} (cc-gate allowed it only after judging R with Gemini's rules);
+- gate ask with "rewrite_on_ask" (an interactive session where Gemini asks about the
+  rewritten command exactly as about the original) → {"hookSpecificOutput": {"tool_input":
+  {…, "command": R}}} with no decision: the client's own prompt shows R, and the approved
+  run is filtered;
 - gate deny → {"decision": "deny", "reason": …};
 - anything else → {} (no change). Every record gets an answer, so an empty answer means the
   pipeline failed: the hook script then refuses a command that mentions cc-filter
@@ -44,7 +48,13 @@ def encode(record: dict) -> dict | None:
     if decision == "deny":
         return {"decision": "deny", "reason": deny_reason(record)}
     rewritten = rewritten_of(record)
-    if rewritten is None or decision != "allow":
+    if rewritten is None:
+        return None
+    if decision == "ask" and record.get("rewrite_on_ask") is True:
+        # no decision: the Policy Engine asks about the rewritten command, as it would about
+        # the original (cc-gate checked that in every approval mode)
+        return {"hookSpecificOutput": {"tool_input": updated_input(record, rewritten)}}
+    if decision != "allow":
         return None
     return {"decision": "allow",
             "hookSpecificOutput": {"tool_input": updated_input(record, rewritten)}}

@@ -19,11 +19,14 @@ Rule locations (`rules` keys):
   managed-flag   --managed-settings '<json>'
 Each value: {"allow": [...], "ask": [...], "deny": [...]}.
 
-The outcomes were measured on Claude Code 2.1.197 (`python tests/agents/claude/measure.py`
-prints the table again).
+The outcomes were measured on Claude Code 2.1.197 and 2.1.332 (`python
+tests/agents/claude/measure.py` prints the table again; `CTXCRL_CLAUDE_VERSION=2.1.197` runs it
+on the older client). Where the two differ, `newer` holds the outcome from a version on:
+2.1.332 refuses `/usr/bin/git push` and the case-in-subshell push under a deny by itself.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 RAN, PROMPT, REFUSED = "ran", "prompt", "refused"
@@ -44,6 +47,14 @@ class Scenario:
     compacted: tuple = ()                 # facts the compacted output must keep (ran + hook)
     pushes: bool = False                  # the command would move the remote if it ran
     trusted: bool = False                 # ~/.claude.json: the user accepted the trust dialog
+    newer: tuple = ()                     # (version, outcome): the outcome from that version on
+
+    def __post_init__(self):
+        outcome = self.outcome
+        for version, changed in self.newer:
+            if _key(client_version()) >= _key(version):
+                outcome = changed
+        object.__setattr__(self, "outcome", outcome)
 
     def expected_with_hook(self) -> tuple:
         """Outcomes allowed with the hook installed: the same, except that the hook may add a
@@ -60,7 +71,18 @@ class Scenario:
         return any(v.get("deny") for v in self.rules.values())
 
 
+def client_version() -> str:
+    """The Claude Code version the tests run (harness.CLIENTS, without importing pytest)."""
+    return os.environ.get("CTXCRL_CLAUDE_VERSION") or "2.1.332"  # = harness.CLIENTS
+
+
+def _key(version: str) -> tuple:
+    return tuple(int(p) for p in version.split("."))
+
+
 S = Scenario
+#: 2.1.332 refuses these under `Bash(git push:*)` by itself.
+NEWER = {"abspath": (("2.1.332", REFUSED),), "case-subshell": (("2.1.332", REFUSED),)}
 SCENARIOS = [
     # -- built-in auto-allow, default mode: read-only commands run without asking
     S("auto-git-status", "git status", RAN, compacted=("calc.py", "notes.txt")),
@@ -122,7 +144,8 @@ SCENARIOS = [
       rules={"project": DENY_PUSH}, pushes=True),
     # -- wrapped spellings of a denied push (bypassPermissions)
     *[S(f"wrapped-{name}", command, outcome, mode="bypassPermissions",
-        rules={"project": DENY_PUSH}, pushes=True)
+        rules={"project": DENY_PUSH}, pushes=True,
+        newer=NEWER.get(name, ()))
       for name, command, outcome in (
           ("timeout", f"timeout 30 {PUSH}", REFUSED),
           ("env", f"FOO=1 {PUSH}", REFUSED),

@@ -245,6 +245,28 @@ def test_the_model_receives_compacted_output(codex, agent_python, tmp_path, comm
         assert needle in hooked.text, hooked.text
 
 
+@pytest.mark.parametrize("command, rule, must_keep", [
+    # an allow rule runs the command outside the sandbox: the hook cannot rewrite it (the
+    # rewritten spelling would match no rule and run inside), so it runs as it is and the
+    # PostToolUse hook filters its output, exit code kept
+    ("{pytest}", '["{python}", "-m", "pytest"]', ["test_add", "1 failed", "assert"]),
+    ("git log", '["git", "log"]', ["note 11: keep a record", "note 0: keep a record"]),
+])
+def test_a_command_left_alone_before_execution_is_filtered_after_it(
+        codex, agent_python, tmp_path, command, rule, must_keep):
+    command = command.format(pytest=pytest_cmd(agent_python))
+    rules = {"user_rules": f'prefix_rule(pattern={rule.format(python=agent_python / "python")}, '
+                           'decision="allow")\n'}
+    plain = run_codex(codex, tmp_path / "plain", [command], rules, (), hooked=False)
+    hooked = run_codex(codex, tmp_path / "hooked", [command], rules, (), hooked=True)
+    assert (plain.outcome, hooked.outcome) == (RAN, RAN), (plain.output, hooked.output)
+    assert hooked.exit_code == plain.exit_code, (plain.output, hooked.output)
+    assert "hook: PostToolUse Blocked" in hooked.proc.stderr  # the answer that replaced it
+    assert len(hooked.text) < len(plain.text), (plain.text, hooked.text)
+    for needle in must_keep:
+        assert needle in hooked.text, hooked.text
+
+
 def test_an_untrusted_hook_is_skipped_and_verify_fails(codex, tmp_path):
     """What the issue found: without the trust entry Codex never runs the hook; verify says so."""
     ws = make_workspace(tmp_path, {})

@@ -3,6 +3,7 @@ failure reports. Inputs are published output: the fixtures' files and lines quot
 threads (each test names its source)."""
 import os
 
+from cc_filter.filters import _paths
 from cc_filter.filters.dotnet._msbuild import parse_diagnostic, split_project
 from cc_filter.filters.dotnet.dotnet_build import DotnetBuild
 from cc_filter.filters.dotnet.dotnet_test import DotnetTest
@@ -81,9 +82,14 @@ def test_a_message_given_in_another_file_or_project_names_it():
     lines = [f"/p/A/One.cs(3,5): {message} [/p/A/A.csproj]",
              f"/p/A/Two.cs(7,9): {message} [/p/A/A.csproj]",
              f"/p/B/Three.cs(1,2): {message} [/p/B/B.csproj]"]
-    out = run(DotnetBuild, ["dotnet", "build"], lines)
-    assert out[1:] == ["/p/A/Two.cs(7,9): error CS0246: (same message as One.cs(3,5))",
-                       "/p/B/Three.cs(1,2): error CS0246: (same message as One.cs(3,5)) [/p/B/B.csproj]"]
+    previous = _paths.pretend_working_directory("/p")
+    try:
+        out = run(DotnetBuild, ["dotnet", "build"], lines)
+    finally:
+        _paths.pretend_working_directory(previous)
+    # the first place by the path the agent can open (relative to the run), not a base name
+    assert out[1:] == ["/p/A/Two.cs(7,9): error CS0246: (same message as A/One.cs(3,5))",
+                       "/p/B/Three.cs(1,2): error CS0246: (same message as A/One.cs(3,5)) [/p/B/B.csproj]"]
 
 
 def test_machine_formats_pass_through():

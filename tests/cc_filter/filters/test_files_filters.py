@@ -173,13 +173,46 @@ def test_grep_shows_every_match_under_its_budget():
     assert not f.dropped and not any("omitted" in l for l in out)
 
 
-def test_grep_over_its_budget_names_every_file_with_its_count():
+def test_grep_within_its_budget_shows_every_match_grouped():
+    """240 short matches take about 1,000 tokens grouped: no map, every match."""
     raw = "".join(f"f{i}.py:{j}:hit {j}\n" for i in range(40) for j in range(1, 7))
     out, f = run(grep.Grep, ["grep", "-rn", "hit", "."], raw)
-    assert out[0].startswith("240 matches in 40 files (over 200 matches")
-    assert all(f"f{i}.py: 6 matches" in out for i in range(40))
-    assert "  ... (5 matches omitted)" in out and f.dropped
-    assert len(out) < 130
+    assert out[0] == "f0.py:" and len(out) == 280 and not f.dropped
+
+
+def test_grep_over_its_budget_fills_it_and_names_every_file_with_its_count():
+    raw = "".join(f"f{i}.py:{j}:    handled request number {j} for tenant {i}\n"
+                  for i in range(40) for j in range(1, 121))
+    out, f = run(grep.Grep, ["grep", "-rn", "request", "."], raw)
+    assert out[0].startswith("4800 matches in 40 files (grouped, about ")
+    assert "over the 4,000-token budget" in out[0] and "200 matches" not in out[0]
+    assert all(f"f{i}.py: 120 matches" in out for i in range(40))
+    assert grep.CHAR_BUDGET * 0.9 < len("\n".join(out)) <= grep.CHAR_BUDGET
+    shown = sum(1 for line in out if line.startswith("  ") and "omitted" not in line)
+    counted = sum(int(line.split("(")[1].split()[0]) for line in out if "matches omitted" in line)
+    assert shown + counted == 4800 and shown > 250 and f.dropped
+
+
+def test_grep_over_its_budget_keeps_the_match_that_stands_out():
+    """The issue's case: 480 `trace=` matches, look-alike DEBUG lines, one WARN (#320) — it
+    is shown, first, whatever its place."""
+    lines = [f"svc/app.log:{n}:2026-05-01T10:{n // 60 % 60:02d}:{n % 60:02d}Z DEBUG handler "
+             f"done trace={n * 7919 % 100000:05x} route=/api/items/{n} took={n % 90}ms"
+             for n in range(1, 481)]
+    lines[319] = ("svc/app.log:320:2026-05-01T10:05:20Z WARN upstream returned 503 "
+                  "trace=4be1c route=/api/items/320 retry=1")
+    out, f = run(grep.Grep, ["grep", "-rn", "trace=", "svc"], "\n".join(lines) + "\n")
+    assert out[0].startswith("480 matches in 1 files") and f.dropped
+    assert any("320: 2026-05-01T10:05:20Z WARN upstream returned 503 trace=4be1c" in line
+               for line in out)
+
+
+def test_grep_cut_mode_keeps_what_stands_out_past_its_budget_in_place():
+    raw = "".join(f"{j}:2026-05-01 DEBUG hit {j}\n" if j != 700 else
+                  "700:2026-05-01 ERROR hit failed: disk full\n" for j in range(1, 1001))
+    out, f = run(grep.Grep, ["grep", "-n", "hit", "app.log"], raw)
+    i = out.index("700:2026-05-01 ERROR hit failed: disk full")
+    assert out[i - 1] == "... (298 more lines omitted)" and out[i + 1] == "... (300 more lines omitted)"
 
 
 def test_grep_cut_mode_counts_what_is_past_its_budget():
@@ -268,3 +301,26 @@ def test_read_memory_stays_bounded():
 def test_read_cuts_giant_lines():
     out, f = run(read.Read, ["cat", "min.js"], "a" * (read.LINE_LIMIT + 10) + "\n")
     assert out == ["a" * read.LINE_LIMIT + " … [10 more chars]"] and f.dropped
+
+
+def test_read_of_a_long_log_keeps_its_warning_in_place():
+    """The issue's case: `cat` of a 5,300-line release log; the one WARN (a 503 and its trace
+    id) in the middle stays, with a neighbour each side, each gap its own sed range."""
+    lines = [f"2026-05-01T10:{n // 60 % 60:02d}:{n % 60:02d}Z INFO release step {n} ok "
+             f"duration={n % 90}ms" for n in range(1, 5301)]
+    lines[2999] = "2026-05-01T10:50:00Z WARN upstream returned 503 trace=4be1c6 step 3000"
+    out, f = run(read.Read, ["cat", "release.log"], "\n".join(lines) + "\n")
+    i = out.index(lines[2999])
+    assert out[i - 2] == "... lines 201–2998 omitted (sed -n '201,2998p' release.log)"
+    assert out[i - 1] == lines[2998] and out[i + 1] == lines[3000]
+    assert out[i + 2] == "... lines 3002–5250 omitted (sed -n '3002,5250p' release.log)"
+    assert out[:200] == lines[:200] and out[-50:] == lines[-50:] and f.dropped
+
+
+def test_read_of_long_source_code_keeps_head_and_tail_only():
+    """Source code is no log: its `raise ValueError` lines are no reason to break the rule."""
+    lines = [f"    def method_{n}(self):" if n % 3 else "        raise ValueError('bad')"
+             for n in range(1, 3001)]
+    out, _ = run(read.Read, ["cat", "big.py"], "\n".join(lines) + "\n")
+    assert out == lines[:200] + ["... lines 201–2950 omitted (sed -n '201,2950p' big.py)"] + \
+        lines[-50:]

@@ -5,7 +5,7 @@ from cc_filter.filters.go.go_build import GoBuild
 def test_go_build_verbose_package_list_is_counted():
     text = "example.com/inventory/audit\nexample.com/inventory/cmd/inventory\n"
     assert list(GoBuild(["go", "build", "-v", "./..."]).run(text.splitlines(), 0)) == [
-        "... (2 built packages omitted)"]
+        "ok: 2 packages built", "... (2 built packages omitted)"]  # the success is said
     assert list(GoBuild(["go", "build", "-v", "./..."]).run(text.splitlines(), 1)) == [
         "... (2 packages built before the failure omitted)"]
 

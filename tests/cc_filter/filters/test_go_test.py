@@ -1,4 +1,7 @@
 """The go-test filter (lines from go1.19 runs)."""
+import pytest
+
+from cc_filter.filters import _paths
 from cc_filter.filters.go.go_test import GoTest
 
 VERBOSE = """\
@@ -54,23 +57,32 @@ def test_verbose_keeps_failing_tests_with_their_logs_and_counts_the_rest():
     ]
 
 
-def test_panic_keeps_message_and_project_frames_only():
+@pytest.fixture
+def in_inventory():
+    """The run happened in /tmp/go/inventory (PANIC's frames are under it)."""
+    previous = _paths.pretend_working_directory("/tmp/go/inventory")
+    yield
+    _paths.pretend_working_directory(previous)
+
+
+def test_panic_keeps_message_and_project_frames_only(in_inventory):
     assert list(GoTest(["go", "test", "./..."]).run(PANIC.splitlines(), 1)) == [
         "--- FAIL: TestLookup (0.00s)",
         "    order_bugs_test.go:8: looking up the first item",
         "panic: runtime error: index out of range [3] with length 0 [recovered]",
-        "  example.com/inventory/order.TestLookup (order_bugs_test.go:9)",
+        # the path the agent can open, relative to the run: not the file's base name
+        "  example.com/inventory/order.TestLookup (order/order_bugs_test.go:9)",
         "FAIL\texample.com/inventory/order\t0.008s",
         # the goroutine header, three standard library frames (two lines each), the repeat
         "... (8 runtime stack lines omitted)",
     ]
 
 
-def test_a_method_frame_keeps_its_receiver_and_name():
+def test_a_method_frame_keeps_its_receiver_and_name(in_inventory):
     text = PANIC.replace("example.com/inventory/order.TestLookup(0xc000098680)",
                          "example.com/inventory/order.(*Store).Get(0xc000098680, 0x3)")
     out = list(GoTest(["go", "test", "./..."]).run(text.splitlines(), 1))
-    assert "  example.com/inventory/order.(*Store).Get (order_bugs_test.go:9)" in out
+    assert "  example.com/inventory/order.(*Store).Get (order/order_bugs_test.go:9)" in out
 
 
 def test_json_events_get_the_text_rules():

@@ -1,32 +1,39 @@
 """grep / rg: every match, grouped by file, until the output is genuinely large.
 
 `path:12:text` lines become a `path:` line followed by `  12: text` lines, the text exactly as
-the file has it (its indentation kept: a method stays inside its class). Up to `MATCH_BUDGET`
-matches or `CHAR_BUDGET` characters (~4,000 tokens) every match is shown. Past that budget
-the answer is a map: a first line with the totals, then each file with its match count and its
-first matches (an even share of `SHOWN_OVER_BUDGET`, at least one), and `... (N matches
-omitted)` for the rest of that file — the runner's tee keeps them all and the hint says where.
-More than `FILE_LIMIT` files end with `... (N files omitted)`. A line longer than `LINE_LIMIT`
-characters is cut to a window around the first occurrence of a literal pattern (or its start)
-with `… [N more chars]`, and the answer ends with `... (N long lines truncated)` for them.
-Errors (`grep: x: No such file or directory`, `binary file matches`)
-come after the matches, unchanged. Never altered: `-c`/`--count`, `-l`/`--files-with-matches`,
-`-L`, `--json`, `-q` output; context output (`-A`/`-B`/`-C`), `--heading` and single-file
-output are not regrouped: their lines pass as printed (long lines cut) up to the same budget,
-then `... (N lines omitted)`.
+the file has it (its indentation kept: a method stays inside its class). While the grouped
+answer fits `CHAR_BUDGET` characters (~4,000 tokens) every match is shown. Past that budget
+the answer is a map that fills the budget: a first line with the totals and the trigger, then
+each file with its match count and, as many as fit, first the matches that stand out
+(`cc_filter.standout`: warning and error lines, non-success statuses, lines unlike all the
+others — the one WARN among hundreds of look-alike DEBUG matches), then each file's first
+matches in turn; `... (N matches omitted)` counts the rest of a file — the runner's tee keeps
+them all and the hint says where. More than `FILE_LIMIT` files end with `... (N files
+omitted)`. A line longer than `LINE_LIMIT` characters is cut to a window around the first
+occurrence of a literal pattern (or its start) with `… [N more chars]`, and the answer ends
+with `... (N long lines truncated)` for them. Errors (`grep: x: No such file or directory`,
+`binary file matches`) come after the matches, unchanged. Never altered: `-c`/`--count`,
+`-l`/`--files-with-matches`, `-L`, `--json`, `-q` output; context output (`-A`/`-B`/`-C`),
+`--heading` and single-file output are not regrouped: their lines pass as printed (long lines
+cut) up to the same budget, then the lines that stand out among the rest, in place, between
+`... (N more lines omitted)` markers.
 
-Memory stays bounded: past the budget only the first matches of each file are held.
+Memory stays bounded: each file holds at most `HOLD_PER_FILE` matches (`HOLD_TOTAL` in all).
 """
 import os
 
 from cc_filter.filter import Filter
 from cc_filter.lines import omitted, strip_ansi, truncated
+from cc_filter.standout import TELLING, Standout
 
-MATCH_BUDGET = 200
+MATCH_BUDGET = 200  # lines of the ungrouped (cut) mode: twice this many at most
 CHAR_BUDGET = 16_000
-SHOWN_OVER_BUDGET = 60
-PER_FILE_MAX = 5
+BUDGET_TOKENS = "4,000"  # CHAR_BUDGET in tokens, as the map's first line says it
+HOLD_PER_FILE = 400
+HOLD_TOTAL = 20_000
+STANDOUT_LIMIT = 100  # telling matches remembered for the map (30 in the cut mode)
 FILE_LIMIT = 300
+_BLOCK = 2048  # lines handed to the standout picker at once
 ERROR_LIMIT = 50
 LINE_LIMIT = 200
 WINDOW_BEFORE = 60
@@ -146,6 +153,11 @@ def cut_line(text: str, pattern: str | None, ignore_case: bool) -> tuple[str, bo
         at = (text.lower().find(pattern.lower()) if ignore_case else text.find(pattern))
     start = max(0, at - WINDOW_BEFORE) if at >= 0 else 0
     end = min(len(text), start + WINDOW_BEFORE + WINDOW_AFTER)
+    word = TELLING.search(text)  # a warning or error word stays in the window (a log's level)
+    if word is not None and not start <= word.start() < end:
+        if word.start() < start:
+            start = max(0, word.start() - 20)
+        end = min(len(text), max(end, word.end() + 20))
     shown = text[start:end]
     before, after = start, len(text) - end
     if before:
@@ -174,6 +186,12 @@ class Grep(Filter):
         self.hidden_errors = 0
         self.cut_shown = 0  # long lines shown cut (cut mode; grouped: counted when shown)
         self.dropped = False
+        self.held = 0  # matches held for the map
+        self.all_chars = 0  # of the whole grouped answer
+        self.standout = Standout(STANDOUT_LIMIT if self.args.mode == "group" else 30,
+                                 neighbours=0)
+        self._pending: tuple = ([], [])  # lines (and payloads) not yet handed to it
+        self._pending_first = 0
 
     def _prefix(self, line: str) -> tuple[str, str]:
         """(`path:12:` or `12:`, the rest) — kept whole when a long line is cut."""
@@ -213,9 +231,26 @@ class Grep(Filter):
             return None
         return line[:colon], "", line[colon + 1:]
 
+    def _later(self, index: int, text: str, payload) -> None:
+        """Hand a line to the standout picker, in blocks (its fast path)."""
+        pending = self._pending
+        if not pending[0]:
+            self._pending_first = index
+        pending[0].append(text)
+        pending[1].append(payload)
+        if len(pending[0]) >= _BLOCK:
+            self._flush()
+
+    def _flush(self) -> None:
+        texts, payloads = self._pending
+        if texts:
+            self.standout.add_block(self._pending_first, texts, payloads)
+            self._pending = ([], [])
+
     def _cut_mode(self, line: str):
         if self.over:
             self.cut_hidden += 1
+            self._later(self.cut_hidden, line, line)
             return []
         prefix, text = self._prefix(line)
         text, cut = cut_line(text, self.args.pattern, self.args.ignore_case)
@@ -253,57 +288,111 @@ class Grep(Filter):
             entry = self.files[path] = [[], 0]
             self.chars += len(path) + 2
         entry[1] += 1
-        if self.over and len(entry[0]) >= PER_FILE_MAX:
-            return []
-        text, cut = cut_line(text.rstrip(), args.pattern, args.ignore_case)
-        self.dropped = self.dropped or cut
-        shown = f"{number}: {text}" if number else text
-        entry[0].append((shown, cut))
-        if not self.over:
-            self.chars += len(shown) + 3
-            if self.total > MATCH_BUDGET or self.chars > CHAR_BUDGET:
-                self._go_over()
+        text = text.rstrip()
+        if len(entry[0]) < HOLD_PER_FILE and self.held < HOLD_TOTAL:
+            match = self._match(number, text)
+            entry[0].append(match)
+            self.held += 1
+            self.chars += len(match[1]) + 3
+        else:  # not all held: the answer must be the counted map
+            self.over = True
+            self.chars += min(len(text), LINE_LIMIT) + len(number) + 5
+        if self.chars > CHAR_BUDGET:
+            self.over = True
+        self._later(self.total, text, (path, number, text, self.total))
         return []
 
-    def _go_over(self) -> None:
-        """Past the budget: from now on only each file's first matches are kept."""
-        self.over = True
-        for entry in self.files.values():
-            del entry[0][PER_FILE_MAX:]
+    def _match(self, number: str, text: str, seq: int | None = None) -> tuple:
+        """(its place among the matches, `12: text` with a long text cut, cut or not)."""
+        shown, cut = cut_line(text, self.args.pattern, self.args.ignore_case)
+        self.dropped = self.dropped or cut
+        return (self.total if seq is None else seq,
+                f"{number}: {shown}" if number else shown, cut)
+
+    def _map(self) -> list[str]:
+        """Past the budget: per file its count, then as many matches as fill the budget —
+        first those that stand out, then each file's first ones in turn."""
+        files = len(self.files) + self.hidden_files
+        out = [f"{self.total} matches in {files} files (grouped, about "
+               f"{(self.chars + 3) // 4:,} tokens: over the {BUDGET_TOKENS}-token budget; each "
+               "file's count, then the matches that stand out and the first ones, as many as "
+               "fit; all in the full output)"]
+        # the first line, each file's `path: N matches` line and its `... (N matches omitted)`
+        used = len(out[0]) + 1 + sum(len(path) + 2 * len(str(entry[1])) + 37
+                                     for path, entry in self.files.items())
+        chosen: dict[str, dict] = {path: {} for path in self.files}
+
+        def take(path, match) -> bool:
+            nonlocal used
+            if match[0] in chosen[path]:
+                return True
+            cost = len(match[1]) + 3
+            if used + cost > CHAR_BUDGET:
+                return False
+            chosen[path][match[0]] = match
+            used += cost
+            return True
+
+        for _, (path, number, text, seq) in self.standout.picks():
+            if path in chosen and not take(path, self._match(number, text, seq)):
+                break
+        held = [(path, entry[0]) for path, entry in self.files.items()]
+        depth, full = 0, False
+        while not full and any(depth < len(matches) for _, matches in held):
+            for path, matches in held:
+                if depth < len(matches) and not take(path, matches[depth]):
+                    full = True
+                    break
+            depth += 1
+        for path, (_, count) in self.files.items():
+            out.append(f"{path}: {count} match{'es' if count != 1 else ''}")
+            shown = [chosen[path][seq] for seq in sorted(chosen[path])]
+            out.extend("  " + line for _, line, _ in shown)
+            self.cut_shown += sum(cut for _, _, cut in shown)
+            if count > len(shown):
+                self.dropped = True
+                out.append("  " + omitted(count - len(shown), "matches"))
+        return out
 
     def _cut_marker(self) -> list[str]:
         if not self.cut_shown:
             return []
         return [truncated(self.cut_shown, "long lines")]
 
+    def _cut_rest(self) -> list[str]:
+        """The cut mode's lines past the budget: those that stand out, in place, between
+        markers counting the others."""
+        out, last = [], 0
+        for index, line in self.standout.picks():
+            if index - last > 1:
+                out.append(omitted(index - last - 1, "more lines"))
+            prefix, text = self._prefix(line)
+            text, cut = cut_line(text, self.args.pattern, self.args.ignore_case)
+            self.cut_shown += cut
+            out.append(prefix + text)
+            last = index
+        if self.cut_hidden > last:
+            out.append(omitted(self.cut_hidden - last, "more lines"))
+        return out
+
     def finish(self, exit_code):
+        self._flush()
         if self.args.mode == "cut":
-            out = self._cut_marker()
+            out = []
             if self.cut_hidden:
                 self.dropped = True
-                out.insert(0, omitted(self.cut_hidden, "more lines"))
-            return out
+                out = self._cut_rest()
+            return out + self._cut_marker()
         if self.args.mode != "group":
             return []
-        out = []
         if self.over:
-            files = len(self.files) + self.hidden_files
-            out.append(f"{self.total} matches in {files} files (over {MATCH_BUDGET} matches: "
-                       f"each file's count and first matches shown; all in the full output)")
-            share = max(1, min(PER_FILE_MAX, SHOWN_OVER_BUDGET // max(len(self.files), 1)))
-        for path, (lines, count) in self.files.items():
-            if not self.over:
+            out = self._map()
+        else:
+            out = []
+            for path, (matches, _) in self.files.items():
                 out.append(f"{path}:")
-                out.extend("  " + l for l, _ in lines)
-                self.cut_shown += sum(cut for _, cut in lines)
-                continue
-            out.append(f"{path}: {count} match{'es' if count != 1 else ''}")
-            shown = lines if count <= share + 1 else lines[:share]  # "1 omitted" saves nothing
-            out.extend("  " + l for l, _ in shown)
-            self.cut_shown += sum(cut for _, cut in shown)
-            if count > len(shown):
-                self.dropped = True
-                out.append("  " + omitted(count - len(shown), "matches"))
+                out.extend("  " + line for _, line, _ in matches)
+                self.cut_shown += sum(cut for _, _, cut in matches)
         if self.hidden_files:
             self.dropped = True
             out.append(omitted(self.hidden_files, f"files with {self.hidden_matches} matches"))

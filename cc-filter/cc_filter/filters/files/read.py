@@ -5,7 +5,11 @@ one call), else head + tail.
 A longer output keeps its first `HEAD` lines (printed as they arrive) and its last `TAIL`
 lines around one marker that names the omitted range and the exact command that prints it:
 `... lines 101–870 omitted (sed -n '101,870p' data/app.log)` — for `tail` or several files,
-`tail -n 500 app.log | sed -n '101,470p'`. A line longer than `LINE_LIMIT` characters is cut
+`tail -n 500 app.log | sed -n '101,470p'`. A file that reads like a log (most of its first
+lines start with a timestamp or a level: `standout.looks_like_log`) keeps, from the cut
+middle, the lines that stand out first (`cc_filter.standout`: warning and error lines with a
+neighbour each side, non-success statuses, lines unlike all the others), in place, each gap
+around them its own marker with its own `sed -n` range. Source code keeps head and tail. A line longer than `LINE_LIMIT` characters is cut
 with `… [N more chars]` (the Read tool's bound too). Memory stays bounded (`CappedLines`: the
 tail is a rolling window).
 
@@ -16,11 +20,16 @@ other sed scripts, reading stdin — passes through unchanged.
 """
 from cc_filter.filter import Filter
 from cc_filter.lines import CappedLines
+from cc_filter.standout import Standout, looks_like_log
 
 VERBATIM_LIMIT = 2000
 HEAD = 200
 TAIL = 50
 LINE_LIMIT = 2000
+#: telling lines kept from a log's cut middle (each with a neighbour before and after)
+STANDOUT_LIMIT = 40
+#: first lines that decide whether the output reads like a log
+LOG_SAMPLE = 50
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/@%,=:")
 
 
@@ -103,6 +112,24 @@ class Read(Filter):
         self.files, self.plain = parse_read(argv)
         self.lines = CappedLines(VERBATIM_LIMIT, HEAD, TAIL)
         self.dropped = False
+        self.log: bool | None = None  # None: not decided yet (LOG_SAMPLE lines)
+        self._sample: list[str] = []
+        self.standout = Standout(STANDOUT_LIMIT)
+
+    def _watch(self, lines: list[str], first: int) -> None:
+        """Show the standout picker lines `first`, `first`+1 … (1-based) once the output reads
+        like a log; only those past the head, which is shown anyway."""
+        if self.log is None:
+            self._sample.extend(lines[:LOG_SAMPLE - len(self._sample)])
+            if len(self._sample) < LOG_SAMPLE:
+                return  # a shorter output is never cut
+            self.log = looks_like_log(self._sample)
+            self._sample = []
+        if not self.log:
+            return
+        skip = max(HEAD + 1 - first, 0)
+        if skip < len(lines):
+            self.standout.add_block(first + skip, lines[skip:] if skip else lines)
 
     def _cut(self, line: str) -> str:
         if len(line) <= LINE_LIMIT:
@@ -114,12 +141,14 @@ class Read(Filter):
         if not self.plain:
             return [line]
         self.lines.add(line)
+        self._watch([line], self.lines.count)
         return [self._cut(line)] if self.lines.count <= HEAD else []
 
     def feed_lines(self, lines):
         if not self.plain:
             return lines
         room = HEAD - self.lines.count
+        self._watch(lines, self.lines.count + 1)
         self.lines.extend(lines)
         return [self._cut(line) for line in lines[:room]] if room > 0 else []
 
@@ -142,5 +171,18 @@ class Read(Filter):
             return rest
         self.dropped = True
         first, last = HEAD + 1, HEAD + left_out
-        marker = f"... lines {first}–{last} omitted ({self._hint(first, last)})"
-        return rest + [marker] + [self._cut(line) for line in tail]
+        middle = []
+        if self.log:
+            for index, line in self.standout.picks():
+                if index > last:
+                    break
+                if index > first:
+                    middle.append(self._marker(first, index - 1))
+                middle.append(self._cut(line))
+                first = index + 1
+        if first <= last:
+            middle.append(self._marker(first, last))
+        return rest + middle + [self._cut(line) for line in tail]
+
+    def _marker(self, first: int, last: int) -> str:
+        return f"... lines {first}–{last} omitted ({self._hint(first, last)})"

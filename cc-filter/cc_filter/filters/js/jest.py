@@ -5,8 +5,9 @@ diffs, thrown errors, the failing source line with its location `test/x.test.js:
 the code frame's `>` line joined with the first project stack frame when they point at the same
 line — and the next project frame), `● Test suite failed to run` blocks, console output of
 failing suites (capped), skipped / todo tests of --verbose (capped), the `Test Suites:` /
-`Tests:` / `Snapshots:` / `Time:` lines verbatim (in a run with failures but `Snapshots: 0
-total` and `Time:`), and unrecognised lines (`No tests found`, coverage tables).
+`Tests:` / `Snapshots:` / `Time:` lines verbatim, a `--coverage` table's header, totals and
+files under 80% (`_coverage.py`: the others counted under it) (in a run with failures but `Snapshots: 0
+total` and `Time:`), and unrecognised lines (`No tests found`).
 Drops: `PASS path` lines, the generic matcher signature line (`expect(received).toBe(expected)
 // Object.is equality`: the source line shows the call), `✓` / `✕` test lines and describe
 headings of --verbose (the `●` blocks name every failing test), code-frame context lines and `^`
@@ -22,6 +23,7 @@ Passes everything through for `--json`, `--listTests`, `--showConfig`, `--help`,
 Injects nothing. Tested with jest 30.5.2 (default and --verbose, assertion failures, a syntax
 error in a test file, no tests found); the layout is the same in jest 27-29.
 """
+from cc_filter.filters._coverage import CoverageTable
 from cc_filter.filters.js._js_test import JsTestReport
 
 _PASSTHROUGH = frozenset(("--json", "--listTests", "--showConfig", "--help", "-h", "--version",
@@ -52,6 +54,7 @@ class Jest(JsTestReport):
     def __init__(self, argv: list[str]):
         super().__init__(argv)
         self.passthrough = any(a in _PASSTHROUGH or a.startswith("--json") for a in argv)
+        self.coverage = CoverageTable()
         self.suite_failed = False  # the current file printed FAIL
         self.in_block = False
         self.frames = 0
@@ -65,6 +68,10 @@ class Jest(JsTestReport):
     def feed_trimmed(self, line: str, stripped: str):
         if self.in_block and not line.startswith(" "):
             yield from self._flush_code()
+        table = self.coverage.feed(stripped)
+        if table is not None:  # `--coverage`: the files under the threshold and the totals
+            yield from table
+            return
         if line.startswith(("PASS ", "FAIL ")):
             yield from self._flush_code()
             self.suite_failed = line.startswith("FAIL")
@@ -186,4 +193,5 @@ class Jest(JsTestReport):
 
     def finish(self, exit_code: int):
         yield from self._flush_code()
+        yield from self.coverage.finish()
         yield from self.dropped_note(self.failed or exit_code != 0)

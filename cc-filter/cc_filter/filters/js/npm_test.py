@@ -3,7 +3,9 @@ runner's own filter (jest, vitest, mocha, tsc, pytest, …), without npm's lifec
 
 The runner is chosen, in order, from: the script text in `package.json` of the current
 directory (`scripts.test` for `npm test`, `scripts.<name>` for `npm run <name>`), else the
-banner npm prints first (`> pkg@1.0.0 test` / `> vitest run`). In a script chain (`tsc &&
+banner npm prints first (`> pkg@1.0.0 test` / `> vitest run`). A lifecycle script before or
+after it (`pretest`: `eslint src`, `posttest`) gets the filter of its own command, from its
+banner on: a lint that fails before the tests is shown as the eslint filter shows it. In a script chain (`tsc &&
 jest`) the last command that has a filter wins. Arguments after `--` are appended, as npm does.
 The runner's filter comes from the catalogue (`cc_filter.catalogue.lookup` on its key), so a
 project or user filter for that runner is honoured. Without a known runner, lines pass through
@@ -21,6 +23,13 @@ from cc_filter.lines import omitted, strip_ansi
 
 _CHAIN = ("&&", "||", ";", "|")
 _NPM_LOG = ("npm verbose ", "npm info ", "npm timing ", "npm http ", "npm silly ", "npm sill ")
+
+
+def _is_banner(text: str) -> bool:
+    """`> checkout@1.0.0 pretest` (npm's lifecycle banner: package@version script)."""
+    words = text.split()
+    return (len(words) == 3 and words[0] == ">" and "@" in words[1][1:]
+            and not text.startswith(">  "))
 
 
 def script_name(argv: list[str]) -> str:
@@ -96,7 +105,9 @@ class NpmTest(Filter):
         if script is not None:
             self.inner = runner_filter(script, self.extra)
             self.decided = True
-        self.banner = 0  # banner lines seen: `> pkg@1.0.0 test`, `> command`
+        self.banner = 0  # lifecycle banners seen (`> pkg@1.0.0 test` + `> command`)
+        self.banner_script: str | None = None  # the script a banner just named
+        self.fed = 0  # lines handed to the current script's filter
         self.counts: dict[str, int] = {}  # npm's own lines dropped, when the runner's
         # filter does not count them with its own
 
@@ -106,14 +117,20 @@ class NpmTest(Filter):
             # npm's own log lines (`--loglevel=verbose`, `npm_config_loglevel`)
             self._count()
             return
-        if self.banner < 2 and text.startswith("> "):
+        if self.banner_script is not None:  # the line after `> pkg@1.0.0 pretest`
+            script, self.banner_script = self.banner_script, None
+            if text.startswith("> "):
+                self._count()
+                yield from self._switch(script, text[2:])
+                return
+        if _is_banner(text):
+            # each lifecycle script (`pretest`, `test`, `posttest`) opens with its banner:
+            # its output goes through the filter of the command it runs
+            self.banner_script = text.split()[-1]
             self.banner += 1
             self._count()
-            if self.banner == 2 and not self.decided:
-                self.inner = runner_filter(text[2:], [])
-                self.decided = True
             return
-        if self.banner < 2 and not text.strip():
+        if self.fed == 0 and not text.strip():  # blank lines around a banner
             return
         if text.startswith(("npm ERR! A complete log", "npm error A complete log")) or (
                 text.startswith(("npm ERR!     ", "npm error     ")) and text.endswith(".log")):
@@ -122,20 +139,35 @@ class NpmTest(Filter):
         if not self.decided:
             self.decided = True
         self._hand_counts()
+        self.fed += 1
         if self.inner is not None:
             yield from self.inner.feed(line)
         elif text.strip():
             yield text
 
+    def _switch(self, script: str, command: str):
+        """A new lifecycle script began: the one before it ended well (npm stops at a
+        failure), so its filter finishes with 0; the new one's filter takes over."""
+        if self.fed and self.inner is not None:
+            yield from self.inner.finish(0)
+        self.fed = 0
+        if script == self.script_name:
+            main = package_script(self.script_name)
+            self.inner = runner_filter(main if main is not None else command, self.extra)
+        else:
+            self.inner = runner_filter(command, [])
+        self.decided = True
+
     def _count(self) -> None:
+        # handed to the runner's filter with the next line it gets (or at the end)
         self.counts["npm lines"] = self.counts.get("npm lines", 0) + 1
-        if self.decided:
-            self._hand_counts()
 
     def _hand_counts(self) -> None:
         """npm's counts go to the runner's filter when it counts its own (a JsTestReport)."""
-        inner_count = getattr(self.inner, "count", None)
-        if callable(inner_count):
+        from cc_filter.filters.js._js_test import JsTestReport
+
+        inner_count = self.inner.count if isinstance(self.inner, JsTestReport) else None
+        if inner_count is not None:
             for kind, n in self.counts.items():
                 inner_count(kind, n)
             self.counts = {}

@@ -35,6 +35,7 @@ Injects nothing. Tested with pytest 9.2.0 on Python 3.11 (default, -q, -v, -x, -
 --tb=short, --color=yes); the format has been stable since pytest 6.
 """
 from cc_filter.filter import Filter
+from cc_filter.filters._coverage import CoverageTable, threshold_of
 from cc_filter.lines import omitted, strip_ansi
 
 _LISTING_FLAGS = frozenset((
@@ -209,6 +210,7 @@ class Pytest(Filter):
 
     def __init__(self, argv: list[str]):
         super().__init__(argv)
+        self.coverage = CoverageTable(threshold_of(argv))
         self.passthrough = any(a in _LISTING_FLAGS for a in argv)
         self.tb_line = _tb_style(argv) == "line"
         self.very_verbose = _verbosity(argv) >= 2
@@ -272,6 +274,10 @@ class Pytest(Filter):
             return
         rx = _patterns()
         stripped = line.strip()
+        table = self.coverage.feed(stripped) if stripped else None
+        if table is not None:  # `--cov`: the files under the threshold and the total
+            yield from table
+            return
         banner = rx.banner.match(stripped) if stripped[:3] in ("===", "___", "!!!", "---") else None
         if banner is None and stripped[:2] in ("_ ", "- ") and stripped[-2:] == " " + stripped[0] \
                 and stripped.strip("_- "):
@@ -327,6 +333,7 @@ class Pytest(Filter):
             yield from self._other(line)
 
     def finish(self, exit_code: int):
+        yield from self.coverage.finish()
         yield from self._close_section()
         yield from self._held_back()
         for nodeid, line in self.pending_fail:

@@ -11,7 +11,11 @@ Drops: compile progress, `Running …` / `Doc-tests …` headers, `running N tes
 lines and quiet-mode dots, the repeated `failures:` name list, empty suites' `test result: ok.
 0 passed; 0 failed; 0 ignored …`, "note: run with `RUST_BACKTRACE=1`", thread ids, the build's
 `Finished …` line once tests ran. A section whose first line is the test's own panic becomes
-one line: `---- tests::x panicked at src/lib.rs:10:9:`.
+one line: `---- tests::x panicked at src/lib.rs:10:9:`. A `stack backtrace:` (`RUST_BACKTRACE=1`)
+keeps the project's own frames, at most 3, each on one line with its path relative to where
+cargo ran (`  at ledger-money/src/lib.rs:13:16 (ledger_money::split)`: the frame's `./src/…`
+is the crate's); Rust's own frames (std, core, alloc, the test harness, `/rustc/…`) and the
+header go, counted (`backtrace lines: standard-library frames, headers`).
 Every dropped line is counted, one marker per kind before cargo's summary lines: `passing
 tests`, `suite header lines` (`Running …`, `Doc-tests …`, `running N tests`), `-q progress
 lines`, `empty suite results`, build progress with the `Finished` line (`... (21
@@ -34,6 +38,10 @@ from cc_filter.filters.rust._rustc import RustDiagnostics, machine_format
 from cc_filter.lines import omitted, strip_ansi
 
 _SECTION_LIMIT = 40
+_FRAMES = 3  # a backtrace's own frames shown per failure
+#: functions of a backtrace that are Rust's own (std, core, the test harness)
+_LIBRARY_FUNCS = ("__rustc::", "core::", "std::", "alloc::", "test::", "<", "rust_begin_unwind",
+                  "__rust_", "_start", "__libc_")
 _IGNORED_LIMIT = 10
 _OTHER_LIMIT = 50
 
@@ -88,6 +96,10 @@ class CargoTest(Filter):
         self.ignored = 0
         self.ignored_dropped = 0
         self.results: list[str] = []
+        self.backtrace = False  # inside a failure's `stack backtrace:`
+        self.frames = 0
+        self.frame: list | None = None  # [function, location] of the frame being read
+        self.crate_dir: str | None = None  # `ledger-money/` of the last panic line
         self.other = 0
         self.other_dropped = 0
 
@@ -111,15 +123,38 @@ class CargoTest(Filter):
                 return
             if not stripped:
                 return
-            if stripped.startswith("note: run with `RUST_BACKTRACE=1`"):
+            if stripped.startswith(("note: run with `RUST_BACKTRACE=1`",
+                                    "note: Some details are omitted, run with `RUST_BACKTRACE=full`")):
                 self.tally.add("backtrace hints")
                 return
+            if stripped == "stack backtrace:":
+                self.backtrace = True
+                self.frames = 0
+                self.frame = None
+                self.tally.add("backtrace lines: standard-library frames, headers")
+                return
+            if self.backtrace:
+                # `  5: crate::tests::x` then `      at ./src/lib.rs:9:5`: a frame is judged
+                # once its two lines are in (the next frame, or the end of the backtrace)
+                number, colon, func = stripped.partition(": ")
+                if colon and number.isdigit():
+                    yield from self._take_frame()
+                    self.frame = [func, None]
+                    return
+                if stripped.startswith("at ") and self.frame is not None and self.frame[1] is None:
+                    self.frame[1] = stripped[3:]
+                    return
+                yield from self._take_frame()
+                self.backtrace = False
             if self.pending_header is not None:
                 header, self.pending_header = self.pending_header, None
                 name = header[5:-5].removesuffix(" stdout").removesuffix(" stderr")
                 line = _strip_thread_id(line)
                 prefix = f"thread '{name}' panicked at "
-                if line.startswith(prefix):
+                if line.startswith(prefix) and "/src/" in line:
+                    # `ledger-money/src/lib.rs:9:5:`: the crate's folder, for its frames' paths
+                    at = line[len(prefix):]
+                    self.crate_dir = at[:at.index("/src/") + 1] if "/src/" in at else None
                     # the section names the test, the panic line names it again: one line
                     yield f"---- {name} panicked at {line[len(prefix):]}"
                     return
@@ -185,6 +220,35 @@ class CargoTest(Filter):
         else:
             self.other_dropped += 1
 
+    def _take_frame(self) -> list[str]:
+        """The frame held (if its two lines are complete or the next one began): the
+        project's own frames are shown, at most `_FRAMES`, as `  at ledger-money/src/lib.rs:9:5
+        (crate::tests::x)`, the location relative to where cargo ran; the rest counted."""
+        frame = self.frame
+        if frame is None:
+            return []
+        func, location = frame
+        self.frame = None
+        library = func.startswith(_LIBRARY_FUNCS) or (location or "/rustc/").startswith("/rustc/")
+        lines = 1 + (location is not None)
+        if library or self.frames >= _FRAMES:
+            self.tally.add("backtrace lines: standard-library frames, headers" if library
+                           else f"backtrace frames past the first {_FRAMES}", lines)
+            return []
+        self.frames += 1
+        if self.section_lines >= _SECTION_LIMIT:
+            self.section_dropped += lines
+            return []
+        self.section_lines += 1
+        return [f"  at {self._in_run(location)} ({func})" if location else f"  at {func}"]
+
+    def _in_run(self, location: str) -> str:
+        """`./src/lib.rs:9:5` (a frame's path, relative to the crate) as the panic line names
+        the crate's files, relative to where cargo ran: `ledger-money/src/lib.rs:9:5`."""
+        if location.startswith("./") and self.crate_dir is not None:
+            return self.crate_dir + location[2:]
+        return location
+
     def _start_section(self, line: str):
         yield from self._end_section()
         name = line[5:-5].removesuffix(" stdout").removesuffix(" stderr")
@@ -192,6 +256,9 @@ class CargoTest(Filter):
         self.pending_header = line
 
     def _end_section(self):
+        for shown in self._take_frame():
+            yield shown
+        self.backtrace = False
         if self.pending_header is not None:
             yield self.pending_header
             self.pending_header = None
