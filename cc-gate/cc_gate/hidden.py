@@ -431,8 +431,8 @@ def _git_command(argv: list):
 
 
 def _git(argv: list, analysis) -> list:
-    state = _state(analysis)
-    pairs = _git_config_env(state)
+    state = analysis.hidden or _NO_STATE  # most git commands hide nothing: no State for them
+    pairs = _git_config_env(state) if state.env else []
     local_aliases: dict = {}
     i = 1
     while i < len(argv):
@@ -500,6 +500,7 @@ def _git(argv: list, analysis) -> list:
                           "line (an alias?): never auto-allowed")
         return found
     for value in values:
+        state = _state(analysis)
         if state.expansions >= _MAX_ALIASES:
             analysis.flag(f"git alias {sub} expands too often: never auto-allowed")
             break
@@ -634,6 +635,9 @@ def _config_value(value: str) -> str:
             out.append(c)
         i += 1
     return "".join(out).strip()
+
+
+_NO_STATE = State()  # read-only stand-in while a line has no hidden command
 
 
 def _key_shape(key: str) -> tuple:

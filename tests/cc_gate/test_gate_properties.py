@@ -78,14 +78,14 @@ def test_any_text_gets_a_verdict(text):
 
 
 # ---------------------------------------------------------------------------------------------
-# Static spellings, generated and checked by real bash (tests/cc_gate/static_oracle.py): brace
+# Static spellings, generated and checked by real bash (tests/cc_gate/bash_oracle.py): brace
 # expansion, git's exec path, env -S, launchers and shells fed a script; every one is what bash
 # runs as `git push`, and the gate denies it, in Claude's bypassPermissions mode too.
 
 import pytest  # noqa: E402
 from hypothesis import settings  # noqa: E402
 
-from static_oracle import BASH, BashOracle  # noqa: E402
+from bash_oracle import BASH, BashOracle  # noqa: E402
 from cc_gate.agents import claude  # noqa: E402
 
 STATIC_RULES = RuleSet()

@@ -80,7 +80,8 @@ def test_the_measure_is_what_the_installed_hook_answers(installed, agent):
     found = synthetic.installed(agent, str(project))
     after = filters_after(synthetic._install_texts(found[0]))
     for command in sample:
-        verdict = coverage.judge(agent, command, str(project), after)
+        with coverage._DefaultClient(agent):  # as measure() judges: the default start
+            verdict = coverage.judge(agent, command, str(project), after)
         if agent in ("opencode", "kilo"):
             result, _ = synthetic.run_plugin_pipeline(
                 next(t for t in synthetic._install_texts(found[0]) if t and
