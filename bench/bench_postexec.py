@@ -1,11 +1,12 @@
-"""Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode and
-Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
+"""Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
+Kilo CLI and Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
 (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
-- OpenCode: the plugin's two pipelines (the shell commands it spawns) on the events it sends.
+- OpenCode and Kilo CLI: the plugin's two pipelines (the shell commands it spawns) on the
+  events it sends.
 
 Then, for information, what the real client sees per shell call (tests/agents harness, the
 pinned clients, a scripted model): the time from the model's tool call to the next model
@@ -74,7 +75,7 @@ def _hook_rows(ctx) -> list:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
         done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
-                               "opencode"], env=env, cwd=project, capture_output=True,
+                               "opencode", "--agent", "kilo"], env=env, cwd=project, capture_output=True,
                               text=True, timeout=120)
         if done.returncode != 0:
             return [{"budget": "post-execution hooks: install", "ok": False,
@@ -83,6 +84,8 @@ def _hook_rows(ctx) -> list:
         pre, post = _opencode_events(project)
         plugin = os.path.join(env["HOME"], ".config", "opencode", "plugins", "ctxcrl.ts")
         oc_pre, oc_post = _plugin_pipelines(plugin)
+        kilo_pre, kilo_post = _plugin_pipelines(
+            os.path.join(env["HOME"], ".config", "kilo", "plugins", "ctxcrl.ts"))
         cp_pre, cp_post = _copilot_events(project)
         cases = [
             ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,
@@ -93,6 +96,10 @@ def _hook_rows(ctx) -> list:
              None),
             ("opencode tool.execute.after (git status result filtered)",
              ["/bin/sh", "-c", oc_post], post, b'"output"'),
+            ("kilo tool.execute.before (plugin pipeline)", ["/bin/sh", "-c", kilo_pre], pre,
+             None),
+            ("kilo tool.execute.after (git status result filtered)",
+             ["/bin/sh", "-c", kilo_post], post, b'"output"'),
         ]
         out = []
         for name, argv, stdin, expect in cases:
@@ -146,16 +153,20 @@ def _run_client(agent, exe, ws, server, harness):
                                                         "apiKey": "none"},
                                             "models": {"scripted": {"name": "S"}}}},
                   "model": "scripted/scripted", "autoupdate": False, "share": "disabled"}
-        ws.write(".config/opencode/opencode.json", json.dumps(config))
-        env = {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
-               "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1"}
+        prefix = "KILO" if agent == "kilo" else "OPENCODE"
+        if agent == "kilo":  # Kilo asks about `git status` by default (`kilo run` rejects)
+            config["permission"] = {"bash": "allow"}
+        ws.write(f".config/{agent}/{agent}.json", json.dumps(config))
+        env = {f"{prefix}_{name}": "1" for name in ("DISABLE_MODELS_FETCH", "DISABLE_AUTOUPDATE",
+                                                    "DISABLE_LSP_DOWNLOAD",
+                                                    "DISABLE_DEFAULT_PLUGINS")}
         argv = [str(exe), "run", "--model", "scripted/scripted", "Work."]
     harness.run_as_agent(argv, ws, env=env, timeout=500)
 
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode"):
+    for agent in ("copilot", "opencode", "kilo"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest

@@ -13,8 +13,8 @@ Usage:
   cc-gate --version
 
 Options:
-  --agent=NAME   Whose rules apply: claude, codex, copilot, cursor, gemini or opencode
-                 (default: the record's "agent" field, else claude; a record that
+  --agent=NAME   Whose rules apply: claude, codex, copilot, cursor, gemini, kilo or
+                 opencode (default: the record's "agent" field, else claude; a record that
                  names another agent is never allowed: its command is asked about).
   --cwd=DIR      Where project settings are looked for when the input has no "cwd"
                  (default: the current directory).

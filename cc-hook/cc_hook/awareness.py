@@ -27,6 +27,10 @@ def _global_base(agent: str, user_home: str) -> str | None:
     if agent == "opencode":
         config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(user_home, ".config")
         return os.path.join(config, "opencode")
+    if agent == "kilo":
+        from .agents.kilo import global_dir
+
+        return global_dir(user_home)
     if agent == "gemini":
         return os.path.join(user_home, ".gemini")
     if agent == "copilot":
@@ -39,11 +43,11 @@ def note_path(agent: str, scope: str, root: str, user_home: str) -> str | None:
     (Cursor keeps user rules in its settings, not in a file)."""
     if scope == "global":
         base = _global_base(agent, user_home)
-        names = {"codex": "AGENTS.md", "opencode": "AGENTS.md", "gemini": "GEMINI.md",
-                 "copilot": "copilot-instructions.md"}
+        names = {"codex": "AGENTS.md", "opencode": "AGENTS.md", "kilo": "AGENTS.md",
+                 "gemini": "GEMINI.md", "copilot": "copilot-instructions.md"}
         return os.path.join(base, names[agent]) if base and agent in names else None
-    names = {"codex": "AGENTS.md", "opencode": "AGENTS.md", "gemini": "GEMINI.md",
-             "copilot": os.path.join(".github", "copilot-instructions.md"),
+    names = {"codex": "AGENTS.md", "opencode": "AGENTS.md", "kilo": "AGENTS.md",
+             "gemini": "GEMINI.md", "copilot": os.path.join(".github", "copilot-instructions.md"),
              "cursor": os.path.join(".cursor", "rules", "ctxcrl.mdc")}
     return os.path.join(root, names[agent]) if agent in names else None
 

@@ -31,7 +31,7 @@ Commands:
   decode      (hook stage) read the agent's hook event on stdin, write a command record.
   encode      (hook stage) read the final command record on stdin, write the agent's answer.
 
-Agents: claude, cursor, copilot, gemini, codex, qwen (hooks); opencode (plugin);
+Agents: claude, cursor, copilot, gemini, codex, qwen (hooks); opencode, kilo (plugins);
         cline, windsurf (rules files, always in the project).
 
 Options:

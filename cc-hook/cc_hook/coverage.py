@@ -90,8 +90,8 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
 
 def judge(agent: str, command: str, cwd: str, after: bool, gate=None, rewriter=None) -> Verdict:
     rewriter = rewriter or _rewriter()
-    if agent == "opencode":  # the plugin: deny-only before, filter after (its record's outcome)
-        outcome = _opencode_outcome(command, cwd, gate, after)
+    if agent in ("opencode", "kilo"):  # the plugin: deny-only before, filter after
+        outcome = _opencode_outcome(command, cwd, gate, after, agent)
     else:
         answer = hook_answer(agent, command, cwd, after, gate, rewriter)
         outcome = outcome_of(agent, answer, command, after)
@@ -108,13 +108,13 @@ def judge(agent: str, command: str, cwd: str, after: bool, gate=None, rewriter=N
     return Verdict(command, outcome, False, filtered, why)
 
 
-def _opencode_outcome(command: str, cwd: str, gate, after: bool):
+def _opencode_outcome(command: str, cwd: str, gate, after: bool, agent: str = "opencode"):
     from cc_gate.stage import Gate
 
     from .outcome import opencode_outcome
 
-    gate = gate or Gate(agent="opencode")
-    rec = gate.answer_record({"agent": "opencode", "cwd": cwd, "command": command})
+    gate = gate or Gate(agent=agent)
+    rec = gate.answer_record({"agent": agent, "cwd": cwd, "command": command})
     return opencode_outcome(rec, command, after)
 
 

@@ -161,7 +161,8 @@ PIPELINE_MARK = "const PRE = "
 
 
 def run_plugin_pipeline(plugin_text: str, command: str, cwd: str):
-    """What OpenCode's plugin does before a `bash` call: its pipeline on the record it builds.
+    """What the OpenCode (or Kilo) plugin does before a `bash` call: its pipeline on the event
+    it builds.
     (result record or None, HookRun-like info)."""
     line = next((l for l in (plugin_text or "").splitlines() if l.startswith(PIPELINE_MARK)),
                 None)
@@ -171,9 +172,9 @@ def run_plugin_pipeline(plugin_text: str, command: str, cwd: str):
         pipeline = json.loads(line[len(PIPELINE_MARK):])
     except ValueError:
         return None, None
-    record = {"agent": "opencode", "cwd": cwd, "command": command,
-              "input": {"command": command, "description": "cc-hook test"}}
-    run = run_hook(pipeline, json.dumps(record) + "\n", cwd)
+    event = {"hook": "tool.execute.before", "tool": "bash", "directory": cwd,
+             "args": {"command": command, "description": "cc-hook test"}}
+    run = run_hook(pipeline, json.dumps(event) + "\n", cwd)
     result = next((json.loads(l) for l in run.answer.splitlines() if l.strip().startswith("{")),
                   None)
     return result, run
@@ -206,7 +207,7 @@ def test(agent: str, command: str, cwd: str | None = None,
                                                 ""), command, cwd)
         if hook is None and not after:
             report.warn(f"cc-hook test: the {agent} plugin {home.short_path(plugin or '')} has "
-                        "no pipeline to run (re-run: cc-hook init --agent opencode)")
+                        f"no pipeline to run (re-run: cc-hook init --agent {agent})")
             return 1
         if hook is None:  # a plugin that only filters after execution: nothing to ask first
             hook = HookRun("", "", "", 0, 0.0)

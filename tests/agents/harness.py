@@ -53,6 +53,7 @@ CLIENTS = {
     "opencode": ("opencode-ai", "1.18.33", "opencode"),
     "copilot": ("@github/copilot", "1.0.102", "copilot"),
     "qwen": ("@qwen-code/qwen-code", "0.24.4", "qwen"),
+    "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
 }
 
 #: Outcomes of one scenario, as the real client showed them.

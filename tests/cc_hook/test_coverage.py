@@ -27,6 +27,9 @@ EXPECTED = {
     "opencode": (46, 13),
     "copilot": (46, 13),
     "qwen": (0, 0),  # its hook can deny but neither rewrite nor replace output (0.24.4)
+    # Kilo CLI asks about every command outside its read-only list by default; the plugin
+    # filters after execution, so an approved one reaches the model compacted too
+    "kilo": (46, 13),
 }
 
 
@@ -80,7 +83,7 @@ def test_the_measure_is_what_the_installed_hook_answers(installed, agent):
     for command in sample:
         with coverage._DefaultClient(agent):  # as measure() judges: the default start
             verdict = coverage.judge(agent, command, str(project), after)
-        if agent == "opencode":
+        if agent in ("opencode", "kilo"):
             result, _ = synthetic.run_plugin_pipeline(
                 next(t for t in synthetic._install_texts(found[0]) if t and
                      synthetic.PIPELINE_MARK in t), command, str(project))

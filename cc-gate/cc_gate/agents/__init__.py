@@ -17,7 +17,7 @@ Every module exposes:
 
 Imports nothing: `model()` loads only the module of the agent in use.
 """
-AGENTS = ("claude", "codex", "copilot", "cursor", "gemini", "opencode", "qwen")
+AGENTS = ("claude", "codex", "copilot", "cursor", "gemini", "kilo", "opencode", "qwen")
 
 
 class UnknownAgent(KeyError):
@@ -43,7 +43,8 @@ def model(agent: str):
 #: the hook, not the client, which read its settings at start): the gate would read the
 #: project's files as the user's rules. Then nothing is allowed (`doubt`): deny and ask only.
 CONFIG_DIR_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME",
-                        "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "OPENCODE_CONFIG",
+                        "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "KILO_CONFIG", "KILO_CONFIG_DIR",
+                        "OPENCODE_CONFIG",
                         "OPENCODE_CONFIG_DIR", "XDG_CONFIG_HOME", "HOME")
 
 

@@ -159,51 +159,82 @@ def _root_down(cwd: str) -> list:
     return chain[::-1]
 
 
-def config_files(cwd: str) -> list:
-    """Every config file OpenCode reads for `cwd`, in merge order (absent ones included)."""
+class Layout:
+    """Where a client of OpenCode's lineage keeps its configs (Kilo CLI reads the same format
+    under its own names): every name `config_files` and `load_rules` look up."""
+
+    def __init__(self, label, programs, global_dir, global_files, env, project_files,
+                 project_dirs, dir_files, managed_dir, default_agent):
+        self.label = label                  # the client's name in a reason
+        self.programs = programs            # its process names (for `--agent`)
+        self.global_dir = global_dir        # under $XDG_CONFIG_HOME
+        self.global_files = global_files
+        self.env = env                      # CONFIG, CONFIG_DIR, CONFIG_CONTENT, PERMISSION,
+        self.project_files = project_files  # DISABLE_PROJECT_CONFIG → variable names
+        self.project_dirs = project_dirs
+        self.dir_files = dir_files          # the files read in each project dir
+        self.managed_dir = managed_dir      # None: MANAGED_DIR (OpenCode's)
+        self.default_agent = default_agent
+
+
+OPENCODE = Layout("OpenCode", PROGRAMS, "opencode",
+                  ("config.json", "opencode.json", "opencode.jsonc"),
+                  {key: f"OPENCODE_{key}" for key in ("CONFIG", "CONFIG_DIR", "CONFIG_CONTENT",
+                                                      "PERMISSION", "DISABLE_PROJECT_CONFIG")},
+                  ("opencode.json", "opencode.jsonc"), (".opencode",),
+                  ("opencode.json", "opencode.jsonc"), None, DEFAULT_AGENT)
+
+
+def global_config_dir(layout: Layout = OPENCODE) -> str:
+    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                    ".config")
+    return os.path.join(config_home, layout.global_dir)
+
+
+def config_files(cwd: str, layout: Layout = OPENCODE) -> list:
+    """Every config file the client reads for `cwd`, in merge order (absent ones included)."""
     env = os.environ
-    config_home = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    global_dir = os.path.join(config_home, "opencode")
-    files = [os.path.join(global_dir, name)
-             for name in ("config.json", "opencode.json", "opencode.jsonc")]
-    if env.get("OPENCODE_CONFIG"):
-        files.append(env["OPENCODE_CONFIG"])
+    names = layout.env
+    global_dir = global_config_dir(layout)
+    files = [os.path.join(global_dir, name) for name in layout.global_files]
+    if env.get(names["CONFIG"]):
+        files.append(env[names["CONFIG"]])
     chain = _root_down(cwd)
-    if not env.get("OPENCODE_DISABLE_PROJECT_CONFIG"):
+    if not env.get(names["DISABLE_PROJECT_CONFIG"]):
         for folder in chain:
-            files += [os.path.join(folder, "opencode.json"), os.path.join(folder, "opencode.jsonc")]
-    dirs = [os.path.join(folder, ".opencode") for folder in chain]
-    if env.get("OPENCODE_CONFIG_DIR"):
-        dirs.append(env["OPENCODE_CONFIG_DIR"])
+            files += [os.path.join(folder, name) for name in layout.project_files]
+    dirs = [os.path.join(folder, sub) for folder in chain for sub in layout.project_dirs]
+    if env.get(names["CONFIG_DIR"]):
+        dirs.append(env[names["CONFIG_DIR"]])
     for folder in dirs:
-        files += [os.path.join(folder, "opencode.json"), os.path.join(folder, "opencode.jsonc")]
+        files += [os.path.join(folder, name) for name in layout.dir_files]
     return files
 
 
-def running_agent(argv) -> str:
-    """`--agent NAME` of the running `opencode` process (default: build)."""
+def running_agent(argv, default: str = DEFAULT_AGENT) -> str:
+    """`--agent NAME` of the running client process (default: build)."""
     for i, word in enumerate(argv or ()):
         if word == "--agent" and i + 1 < len(argv):
             return argv[i + 1]
         if word.startswith("--agent="):
             return word[len("--agent="):]
-    return DEFAULT_AGENT
+    return default
 
 
-def load_rules(cwd: str) -> RuleSet:
+def load_rules(cwd: str, layout: Layout = OPENCODE) -> RuleSet:
     rules = RuleSet()
     merged: dict = {}
     sources = []
-    for path in config_files(cwd):
+    for path in config_files(cwd, layout):
         settings = read_settings(path, True, rules.warnings)
         if settings is not None:
             sources.append(display_path(path))
             merge_deep(merged, settings)
-    inline = os.environ.get("OPENCODE_CONFIG_CONTENT")
+    inline = os.environ.get(layout.env["CONFIG_CONTENT"])
     if inline:
-        _merge_json(merged, inline, "OPENCODE_CONFIG_CONTENT", rules, sources)
-    for name in ("opencode.json", "opencode.jsonc"):
-        path = os.path.join(MANAGED_DIR, name)
+        _merge_json(merged, inline, layout.env["CONFIG_CONTENT"], rules, sources)
+    for name in layout.dir_files:
+        path = os.path.join(layout.managed_dir or MANAGED_DIR, name)
         settings = read_settings(path, True, rules.warnings)
         if settings is not None:
             sources.append(display_path(path))
@@ -212,20 +243,20 @@ def load_rules(cwd: str) -> RuleSet:
     if isinstance(permission, str):
         permission = {"*": permission}
     permission = dict(permission) if isinstance(permission, dict) else {}
-    env_permission = os.environ.get("OPENCODE_PERMISSION")
+    env_permission = os.environ.get(layout.env["PERMISSION"])
     if env_permission:
         extra: dict = {}
-        _merge_json(extra, env_permission, "OPENCODE_PERMISSION", rules, sources)
+        _merge_json(extra, env_permission, layout.env["PERMISSION"], rules, sources)
         merge_deep(permission, extra)
     tools = merged.get("tools")
     if isinstance(tools, dict) and tools.get("bash") is False:
         permission = merge_deep({"bash": DENY}, permission)
     if rules.warnings:
-        rules.doubt_about("an OpenCode config file could not be read: never auto-allowed")
-    source = ", ".join(sources) or "OpenCode's defaults"
+        rules.doubt_about(f"an {layout.label} config file could not be read: never auto-allowed")
+    source = ", ".join(sources) or f"{layout.label}'s defaults"
     bash = bash_rules(permission, source)
     agents = merged.get("agent")
-    agent_name = running_agent(client_argv(PROGRAMS))
+    agent_name = running_agent(client_argv(layout.programs), layout.default_agent)
     agent = agents.get(agent_name) if isinstance(agents, dict) else None
     if isinstance(agent, dict):
         bash += bash_rules(agent.get("permission"), f"agent {agent_name} of {source}")
@@ -259,10 +290,10 @@ def _last_match_is(rule: BashRule, ordered: list):
     return lambda text: evaluate(text, ordered) is rule
 
 
-def decide(command: str, rules: RuleSet, record=None, prefixes=()):
+def decide(command: str, rules: RuleSet, record=None, prefixes=(), label: str = "OpenCode"):
     verdict = decision.decide(command, rules, prefixes)
     if verdict.decision == DENY:
         return verdict
-    reason = verdict.reason if verdict.decision == ASK else "OpenCode decides"
-    return decision.GateDecision(ASK, f"{reason} (OpenCode filters after execution: "
+    reason = verdict.reason if verdict.decision == ASK else f"{label} decides"
+    return decision.GateDecision(ASK, f"{reason} ({label} filters after execution: "
                                       "the command is not changed)")

@@ -12,10 +12,10 @@ imports nothing heavy) and describes where its hook is registered (used by `init
 HOOK_AGENTS = ("claude", "cursor", "copilot", "gemini", "codex", "qwen")
 """Agents whose hook runs the piped stages (decode | gate | rewrite | encode)."""
 
-PLUGIN_AGENTS = ("opencode",)
+PLUGIN_AGENTS = ("opencode", "kilo")
 RULES_AGENTS = ("cline", "windsurf")
 CODEC_AGENTS = HOOK_AGENTS + PLUGIN_AGENTS
-"""Agents with `decode` / `encode` stages (the OpenCode plugin runs them too)."""
+"""Agents with `decode` / `encode` stages (the OpenCode and Kilo plugins run them too)."""
 ALL_AGENTS = HOOK_AGENTS + PLUGIN_AGENTS + RULES_AGENTS
 
 

@@ -30,7 +30,7 @@ NO_OUTPUT = "(no output)"
 SHELL_METADATA = "<shell_metadata>"
 
 
-def decode(event: dict) -> dict | None:
+def decode(event: dict, name: str = NAME) -> dict | None:
     hook = event.get("hook")
     args = event.get("args")
     if event.get("tool") != "bash" or not isinstance(args, dict):
@@ -38,7 +38,7 @@ def decode(event: dict) -> dict | None:
     cwd = event.get("directory")
     cwd = cwd if isinstance(cwd, str) and cwd else None
     if hook == BEFORE:
-        return command_record(NAME, {}, args, cwd=cwd)
+        return command_record(name, {}, args, cwd=cwd)
     if hook != AFTER:
         return None
     out = event.get("output")
@@ -54,7 +54,7 @@ def decode(event: dict) -> dict | None:
         return None
     from ..post import result_record
 
-    return result_record(NAME, {}, args, exit_code=code, cwd=cwd,
+    return result_record(name, {}, args, exit_code=code, cwd=cwd,
                          output=None if path else text, output_path=path,
                          shown_chars=len(text))
 
@@ -68,7 +68,7 @@ def encode(record: dict) -> dict | None:
     return None
 
 
-def plugin_text(ctx) -> str:
+def plugin_text(ctx, name: str = NAME, client: str = "OpenCode") -> str:
     import json
 
     from ..hook_script import (DENY_ONLY, HOOK_VERSION, POST, env_lines, stage_commands,
@@ -80,12 +80,13 @@ def plugin_text(ctx) -> str:
     launcher = stage_launcher(ctx.tools)
     pipelines = []
     for pipeline in (DENY_ONLY, POST):
-        path_line, stages = stage_commands(NAME, ctx.tools, launcher, pipeline)
+        path_line, stages = stage_commands(name, ctx.tools, launcher, pipeline)
         middle = "CTXCRL_QUIET_CONFIG=1 " + stages[1] if pipeline == POST else stages[1]
         text = prefix + (path_line.strip() + " && " if path_line else "")
         pipelines.append(text + " | ".join([stages[0], middle, stages[2]]))
     body = template("opencode-plugin.ts")
-    return (body.replace("@@VERSION@@", str(HOOK_VERSION))
+    return (body.replace("@@VERSION@@", str(HOOK_VERSION)).replace("@@CLIENT@@", client)
+            .replace("@@AGENT@@", name)
             .replace("@@PRE@@", json.dumps(pipelines[0]))
             .replace("@@POST@@", json.dumps(pipelines[1])))
 

@@ -1,11 +1,11 @@
 // ctxcrl-hook-version: @@VERSION@@
-// contextcrawler plugin for OpenCode, written by `cc-hook init --agent opencode`.
+// contextcrawler plugin for @@CLIENT@@, written by `cc-hook init --agent @@AGENT@@`.
 // Do not edit: its SHA-256 is recorded and `cc-hook verify` reports a changed copy.
-// OpenCode filters after execution: the command is never changed, so OpenCode's own
+// @@CLIENT@@ filters after execution: the command is never changed, so @@CLIENT@@'s own
 // `permission.bash` rules judge exactly what the model asked for.
 // Before a `bash` call: cc-hook decode | cc-gate | cc-hook encode — a deny blocks the call.
 // After it: cc-hook decode | cc-filter result | cc-hook encode — the compacted text replaces
-// output.output, which is what the model receives. Whatever fails, OpenCode's own result
+// output.output, which is what the model receives. Whatever fails, @@CLIENT@@'s own result
 // stays. (Plain JavaScript, valid TypeScript.)
 import { spawnSync } from "node:child_process"
 import { isAbsolute, join } from "node:path"

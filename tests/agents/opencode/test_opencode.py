@@ -8,15 +8,11 @@ user's ~/.config/opencode/opencode.json and the project's .opencode/opencode.jso
 session runs the whole table, one tool call per scenario (the ask scenario last: OpenCode
 ends a headless run when it auto-rejects a prompt).
 """
-import json
 import shutil
-import time
 
 import pytest
-from harness import PROMPT, RAN, REFUSED, Workspace, agent_user, install_client, run_as_agent
-from openai_chat import OpenAIChatServer
-from postexec import (SUBJECTS, UNTRACKED, fresh_root, outcomes_match, prepare_project,
-                      product_with_pytest)
+from harness import PROMPT, RAN, REFUSED
+from postexec import assert_compacted, outcomes_match, plugin_session, plugin_table
 
 RULES = {"bash": {"*": "allow", "git push *": "deny", "rm *": "ask"}}
 PROJECT_RULES = {"permission": {"bash": {"git tag *": "deny"}}}
@@ -41,70 +37,23 @@ ADDED_DENIES = {"absolute-path push"}
 ENV = {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
        "OPENCODE_DISABLE_CLAUDE_CODE": "1", "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1"}
-
-
-def outcome(text: str) -> str:
-    if text.startswith("The user rejected permission"):
-        return PROMPT
-    if text.startswith("The user has specified a rule which prevents") or \
-            "contextcrawler: deny rule" in text:
-        return REFUSED
-    return RAN
-
-
-def session(tmp_path_factory, hooked: bool, commands: list) -> dict:
-    exe = install_client("opencode")
-    product_with_pytest()
-    ws = Workspace(fresh_root("opencode-hook" if hooked else "opencode-raw"), agent_user())
-    prepare_project(ws)
-    initial = ws.remote_head()
-    with OpenAIChatServer(commands, lifetime=400) as server:
-        config = {"$schema": "https://opencode.ai/config.json",
-                  "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible",
-                                            "name": "Scripted",
-                                            "options": {"baseURL": server.url + "/v1",
-                                                        "apiKey": "none"},
-                                            "models": {"scripted": {"name": "Scripted"}}}},
-                  "model": "scripted/scripted", "autoupdate": False, "share": "disabled",
-                  "permission": RULES}
-        ws.write(".config/opencode/opencode.json", json.dumps(config, indent=2))
-        ws.write("project/.opencode/opencode.json", json.dumps(PROJECT_RULES))
-        if hooked:
-            init = run_as_agent([str(product_with_pytest() / "cc-hook"), "init", "--agent",
-                                 "opencode"], ws, timeout=120)
-            assert init.returncode == 0, init.stdout + init.stderr
-        started = time.monotonic()
-        done = run_as_agent([str(exe), "run", "--model", "scripted/scripted",
-                             "Work through the task."], ws, env=ENV, timeout=360)
-        elapsed = time.monotonic() - started
-        results = server.tool_results()
-    return {"ws": ws, "initial": initial, "done": done, "results": results,
-            "elapsed": elapsed, "server": server}
+CONFIG = {"$schema": "https://opencode.ai/config.json", "autoupdate": False,
+          "share": "disabled", "permission": RULES}
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    commands = [command for _, command, _, _ in SCENARIOS]
-    done = {hooked: session(tmp_path_factory, hooked, commands) for hooked in (False, True)}
+def runs():
+    done = {hooked: plugin_session("opencode", hooked, SCENARIOS,
+                                   ".config/opencode/opencode.json", ".opencode/opencode.json",
+                                   CONFIG, PROJECT_RULES, ENV)
+            for hooked in (False, True)}
     yield done
     for run in done.values():
         shutil.rmtree(run["ws"].root, ignore_errors=True)
 
 
 def table(run) -> dict:
-    """Each scenario's outcome, from the tool results the model received. A prompt that
-    OpenCode auto-rejects ends the headless run before the model is asked again: the last
-    scenario's outcome then comes from OpenCode's own report on stderr."""
-    results = list(run["results"])
-    outcomes = {name: outcome(text) for (name, *_), text in zip(SCENARIOS, results)}
-    if len(results) == len(SCENARIOS) - 1:
-        name, command, *_ = SCENARIOS[-1]
-        if f"permission requested: bash ({command}); auto-rejecting" in run["done"].stderr:
-            outcomes[name] = PROMPT
-    assert len(outcomes) == len(SCENARIOS), (
-        f"{len(results)} tool results for {len(SCENARIOS)} scenarios; stderr: "
-        f"{run['done'].stderr[-2000:]}")
-    return outcomes
+    return plugin_table(run, SCENARIOS)
 
 
 def test_outcomes_match_the_table_with_and_without_the_hook(runs):
@@ -138,16 +87,4 @@ def test_the_command_is_never_changed(runs):
 
 
 def test_the_model_receives_compacted_output(runs):
-    raw, hooked = runs[False]["results"], runs[True]["results"]
-    status, pytest_out, log = hooked[0], hooked[1], hooked[2]
-    # git status: every file, by state, without git's advice
-    assert "M calc.py" in status and UNTRACKED in status and "(use \"git" not in status
-    assert len(status) < 0.6 * len(raw[0]), (status, raw[0])
-    # the failing test: its name, the assertion, the summary count
-    assert "test_calc.py::test_add" in pytest_out and "1 failed" in pytest_out
-    assert "assert" in pytest_out
-    assert len(pytest_out) < len(raw[1]), (pytest_out, raw[1])
-    # git log: every subject, much shorter
-    for subject in SUBJECTS:
-        assert subject in log
-    assert len(log) < 0.6 * len(raw[2]), (log, raw[2])
+    assert_compacted(runs[False]["results"], runs[True]["results"])
