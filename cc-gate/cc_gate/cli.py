@@ -12,10 +12,12 @@ Usage:
   cc-gate (-h | --help)
   cc-gate --version
 
+Agents: @AGENTS@.
+
 Options:
-  --agent=NAME   Whose rules apply: claude, codex, copilot, cursor, gemini, kilo or
-                 opencode (default: the record's "agent" field, else claude; a record that
-                 names another agent is never allowed: its command is asked about).
+  --agent=NAME   Whose rules apply, one of the agents above (default: the record's
+                 "agent" field, else claude; a record that names another agent is never
+                 allowed: its command is asked about).
   --cwd=DIR      Where project settings are looked for when the input has no "cwd"
                  (default: the current directory).
   --list-rules   Print every rule that applies (kind, rule, file) and exit.
@@ -33,6 +35,10 @@ import sys
 
 from ctxcrl.console import EXIT_USAGE, console
 from cc_peel.record import fast_options, stage_main
+
+from .agents import AGENTS
+
+__doc__ = __doc__.replace("@AGENTS@", ", ".join(AGENTS))  # the registry's names
 
 from .decision import EXIT_BY_DECISION
 _OPTIONS = {"values": ("--agent", "--cwd"), "others": ("--help", "--list-rules", "--version")}

@@ -7,7 +7,6 @@ note as `CONTEXTCRAWLER.md` referenced from `CLAUDE.md` (agents/claude.py); the 
 inline, as a marked block in the instructions file they read, or, for Cursor, as a rule file
 of its own. Cline and Windsurf get their rules block instead (agents/cline.py). Cold path.
 """
-import os
 
 NOTE_TEMPLATE = "CONTEXTCRAWLER.md"
 
@@ -21,35 +20,14 @@ def note_text() -> str:
     return template(NOTE_TEMPLATE)
 
 
-def _global_base(agent: str, user_home: str) -> str | None:
-    if agent == "codex":
-        return os.environ.get("CODEX_HOME") or os.path.join(user_home, ".codex")
-    if agent == "opencode":
-        config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(user_home, ".config")
-        return os.path.join(config, "opencode")
-    if agent == "kilo":
-        from .agents.kilo import global_dir
-
-        return global_dir(user_home)
-    if agent == "gemini":
-        return os.path.join(user_home, ".gemini")
-    if agent == "copilot":
-        return os.path.join(user_home, ".copilot")
-    return None
-
-
 def note_path(agent: str, scope: str, root: str, user_home: str) -> str | None:
-    """The instructions file the agent reads the note from, None when it reads none there
-    (Cursor keeps user rules in its settings, not in a file)."""
-    if scope == "global":
-        base = _global_base(agent, user_home)
-        names = {"codex": "AGENTS.md", "opencode": "AGENTS.md", "kilo": "AGENTS.md",
-                 "gemini": "GEMINI.md", "copilot": "copilot-instructions.md"}
-        return os.path.join(base, names[agent]) if base and agent in names else None
-    names = {"codex": "AGENTS.md", "opencode": "AGENTS.md", "kilo": "AGENTS.md",
-             "gemini": "GEMINI.md", "copilot": os.path.join(".github", "copilot-instructions.md"),
-             "cursor": os.path.join(".cursor", "rules", "ctxcrl.mdc")}
-    return os.path.join(root, names[agent]) if agent in names else None
+    """The instructions file the agent reads the note from (its module's `note_path`), None
+    when it reads none there (Claude Code imports the note instead, Cursor keeps user rules
+    in its settings, Cline and Windsurf get their rules block)."""
+    from .agents import load
+
+    where = getattr(load(agent), "note_path", None)
+    return where(scope, root, user_home) if where else None
 
 
 def artifacts(agent: str, scope: str, root: str, user_home: str) -> list:

@@ -31,8 +31,8 @@ Commands:
   decode      (hook stage) read the agent's hook event on stdin, write a command record.
   encode      (hook stage) read the final command record on stdin, write the agent's answer.
 
-Agents: claude, cursor, copilot, gemini, codex, qwen (hooks); opencode, kilo (plugins);
-        cline, windsurf (rules files, always in the project).
+Agents: @HOOK_AGENTS@ (hooks); @PLUGIN_AGENTS@ (plugins);
+        @RULES_AGENTS@ (rules files, always in the project).
 
 Options:
   --agent=NAME  an agent to install / uninstall (repeatable).
@@ -52,6 +52,12 @@ installed to test); 64 usage error (an unknown agent too). decode/encode always 
 import sys
 
 from ctxcrl.console import console
+
+from .agents import HOOK_AGENTS, PLUGIN_AGENTS, RULES_AGENTS
+
+for _name, _agents in (("@HOOK_AGENTS@", HOOK_AGENTS), ("@PLUGIN_AGENTS@", PLUGIN_AGENTS),
+                       ("@RULES_AGENTS@", RULES_AGENTS)):  # the registry's names
+    __doc__ = __doc__.replace(_name, ", ".join(_agents))
 
 from ctxcrl.console import EXIT_USAGE, VERSION  # noqa: F401  (VERSION: what --version prints)
 _STAGES = ("decode", "encode")

@@ -237,12 +237,12 @@ def worth_allowing(command: str) -> bool:
 # -- the report ------------------------------------------------------------------------------
 def summary(agent: str, verdicts: list) -> list:
     """The lines init and verify print for one agent."""
-    from .outcome import NAMES
+    from .agents import title
 
     done = [v for v in verdicts if v.compacted]
     heavy = [v for v in verdicts if v.command in BUILD_TEST]
     heavy_done = [v for v in heavy if v.compacted]
-    lines = [f"{NAMES.get(agent, agent)}: {len(done)} of {len(verdicts)} typical commands reach "
+    lines = [f"{title(agent)}: {len(done)} of {len(verdicts)} typical commands reach "
              f"the model compacted ({len(heavy_done)} of the {len(heavy)} test, build, install "
              "and lint commands)"]
     raw = [v for v in verdicts if not v.compacted]

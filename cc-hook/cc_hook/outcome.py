@@ -6,10 +6,6 @@ on the real clients). Cold path.
 """
 import json
 
-NAMES = {"claude": "Claude Code", "codex": "Codex CLI", "gemini": "Gemini CLI",
-         "cursor": "Cursor", "copilot": "Copilot", "opencode": "OpenCode",
-         "kilo": "Kilo CLI", "qwen": "Qwen Code"}
-
 AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse")
 """How an installed hook file names the after-execution event (OpenCode's plugin, Copilot's
 hooks file): an install that registers one filters the output after the command ran."""

@@ -17,45 +17,14 @@ from .manifest import Manifest
 
 
 def event_for(agent: str, command: str, cwd: str, shape: str | None = None) -> dict:
-    """The event `agent` sends before running `command` in `cwd`. shape="camel": Copilot CLI."""
-    if agent == "claude":
-        return {"session_id": "ctxcrl-test", "transcript_path": "", "cwd": cwd,
-                "permission_mode": "default", "hook_event_name": "PreToolUse",
-                "tool_name": "Bash",
-                "tool_input": {"command": command, "description": "cc-hook test"}}
-    if agent == "codex":  # as codex-cli 0.171 `codex exec` sends it (tests/agents/codex/)
-        return {"session_id": "ctxcrl-test", "turn_id": "ctxcrl-test", "transcript_path": None,
-                "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5-codex",
-                "permission_mode": "bypassPermissions", "tool_name": "Bash",
-                "tool_use_id": "call_ctxcrl_test", "tool_input": {"command": command}}
-    if agent == "cursor":
-        return {"conversation_id": "ctxcrl-test", "generation_id": "ctxcrl-test",
-                "hook_event_name": "preToolUse", "workspace_roots": [cwd],
-                "tool_name": "Shell", "tool_input": {"command": command, "cwd": cwd}}
-    if agent == "copilot" and shape == "camel":
-        return {"timestamp": int(time.time() * 1000), "cwd": cwd, "toolName": "bash",
-                "toolArgs": json.dumps({"command": command, "description": "cc-hook test"})}
-    if agent == "copilot":
-        return {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
-                "cwd": cwd, "session_id": "ctxcrl-test", "hook_event_name": "PreToolUse",
-                "tool_name": "run_in_terminal",
-                "tool_input": {"command": command, "explanation": "cc-hook test",
-                               "isBackground": False},
-                "tool_use_id": "ctxcrl-test"}
-    if agent == "gemini":
-        return {"session_id": "ctxcrl-test", "transcript_path": "", "cwd": cwd,
-                "hook_event_name": "BeforeTool", "timestamp": time.strftime(
-                    "%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
-                "tool_name": "run_shell_command",
-                "tool_input": {"command": command, "description": "cc-hook test"}}
-    if agent == "qwen":  # as Qwen Code 0.24.4 `qwen -p` sends it (tests/agents/qwen/)
-        return {"session_id": "ctxcrl-test", "transcript_path": "", "cwd": cwd,
-                "hook_event_name": "PreToolUse", "timestamp": time.strftime(
-                    "%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "permission_mode": "default",
-                "tool_name": "run_shell_command",
-                "tool_input": {"command": command, "description": "cc-hook test"},
-                "tool_use_id": "ctxcrl-test", "tool_call_id": "call_ctxcrl_test"}
-    raise KeyError(agent)
+    """The event `agent` sends before running `command` in `cwd` (its module's
+    `synthetic_event`); KeyError for an agent that sends none. shape="camel": Copilot CLI."""
+    from .agents import load
+
+    module = load(agent)
+    if not hasattr(module, "synthetic_event"):
+        raise KeyError(agent)
+    return module.synthetic_event(command, cwd, shape)
 
 
 class HookRun:
@@ -185,7 +154,8 @@ def test(agent: str, command: str, cwd: str | None = None,
     """Send `command` through the installed hook as `agent` would, and say in words what the
     agent then does (from the hook's answer); run: also run what it would run and show the
     output the model gets."""
-    from .outcome import NAMES, filters_after, opencode_outcome, outcome_of
+    from .agents import title
+    from .outcome import filters_after, opencode_outcome, outcome_of
 
     report = report or Reporter()
     cwd = os.path.abspath(cwd or os.getcwd())
@@ -220,7 +190,7 @@ def test(agent: str, command: str, cwd: str | None = None,
         hook = run_hook(hook_command, event, cwd, agent=agent)
         outcome = outcome_of(agent, hook.answer, command, after)
         label = home.short_path(hook_command)
-    report.say(f"{NAMES.get(agent, agent)} {outcome.words()}")
+    report.say(f"{title(agent)} {outcome.words()}")
     from .coverage import after_approval
 
     for line in after_approval(agent, command, cwd, outcome):

@@ -1,6 +1,7 @@
 """Each agent's permission model, one module per agent (the agent's rule sources, pattern
-syntax, modes and built-in auto-allowed commands). `AGENTS` is the registry: a new agent is
-its module here, its adapter in cc_hook/agents/, and one name in this tuple.
+syntax, modes and built-in auto-allowed commands). `REGISTRY` below is the one list of agents
+(cc-hook reads it too): a new agent is its module here, its adapter in cc_hook/agents/, and
+one line there.
 
 Every module exposes:
 
@@ -17,7 +18,24 @@ Every module exposes:
 
 Imports nothing: `model()` loads only the module of the agent in use.
 """
-AGENTS = ("claude", "codex", "copilot", "cursor", "gemini", "kilo", "opencode", "qwen")
+#: The registry: every agent contextcrawler knows, one line each, with how it is hooked:
+#: "hook" (its hook runs decode | gate | rewrite | encode), "plugin" (a plugin runs the same
+#: stages), "rules" (no hook: an instructions file only, no permission model here). An agent
+#: is this line, its module here (hook and plugin agents) and its module in cc_hook/agents/.
+REGISTRY = {
+    "claude": "hook",
+    "cursor": "hook",
+    "copilot": "hook",
+    "gemini": "hook",
+    "codex": "hook",
+    "qwen": "hook",
+    "opencode": "plugin",
+    "kilo": "plugin",
+    "cline": "rules",
+    "windsurf": "rules",
+}
+#: The agents with a permission model (a module here), by name.
+AGENTS = tuple(sorted(name for name, kind in REGISTRY.items() if kind != "rules"))
 
 
 class UnknownAgent(KeyError):

@@ -6,14 +6,19 @@ imports nothing heavy) and describes where its hook is registered (used by `init
 - `encode(record: dict) -> dict | None`: the final record → the agent's JSON answer, or None
   for "no answer" (then the stage prints `NO_ANSWER`: "" for most agents, "{}" for Cursor).
 - `CONFIG_DIR` (hook and plugin agents): the agent's folder under the home folder; `status`
-  names agents that have it but no install.
+  names agents that have it but no install;
+- `TITLE`: its name for people; `synthetic_event(command, cwd, shape)` (hook agents): the
+  event it sends, for `cc-hook test`.
+
+Which agents there are is cc_gate.agents.REGISTRY (one line per agent).
 """
 
-HOOK_AGENTS = ("claude", "cursor", "copilot", "gemini", "codex", "qwen")
-"""Agents whose hook runs the piped stages (decode | gate | rewrite | encode)."""
+from cc_gate.agents import REGISTRY
 
-PLUGIN_AGENTS = ("opencode", "kilo")
-RULES_AGENTS = ("cline", "windsurf")
+HOOK_AGENTS = tuple(name for name, kind in REGISTRY.items() if kind == "hook")
+"""Agents whose hook runs the piped stages (decode | gate | rewrite | encode)."""
+PLUGIN_AGENTS = tuple(name for name, kind in REGISTRY.items() if kind == "plugin")
+RULES_AGENTS = tuple(name for name, kind in REGISTRY.items() if kind == "rules")
 CODEC_AGENTS = HOOK_AGENTS + PLUGIN_AGENTS
 """Agents with `decode` / `encode` stages (the OpenCode and Kilo plugins run them too)."""
 ALL_AGENTS = HOOK_AGENTS + PLUGIN_AGENTS + RULES_AGENTS
@@ -25,3 +30,12 @@ def load(name: str):
         raise KeyError(name)
     module = __import__(f"cc_hook.agents.{name}", fromlist=["_"])
     return module
+
+
+def title(name: str) -> str:
+    """The agent's name for people (`Claude Code`): its module's TITLE; the name itself for
+    an agent nobody knows."""
+    try:
+        return load(name).TITLE
+    except (KeyError, AttributeError):
+        return name

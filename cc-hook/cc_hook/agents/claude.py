@@ -25,6 +25,7 @@ it gets the gate's deny and nothing else.
 from ..record import REASON_PREFIX, command_record, decision_of, deny_reason, event_meta, \
     rewrite_reason, rewritten_of, updated_input
 
+TITLE = "Claude Code"
 NAME = "claude"
 CONFIG_DIR = ".claude"
 NO_ANSWER = ""
@@ -191,3 +192,11 @@ def table_problem(version="installed"):
             "their strength, so its read-only commands (git status, ls …) run unfiltered and "
             "its prompts are left as they are; "
             + ("update contextcrawler" if newer else "use one of those versions"))
+
+
+def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
+    """The event Claude Code sends before running `command` in `cwd` (`cc-hook test`)."""
+    return {"session_id": "ctxcrl-test", "transcript_path": "", "cwd": cwd,
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "cc-hook test"}}

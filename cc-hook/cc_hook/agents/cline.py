@@ -2,6 +2,7 @@
 `ctxcrl.md` inside a `.clinerules/` folder) tells the model to use `cc-filter run`."""
 import os
 
+TITLE = "Cline"
 NAME = "cline"
 RULES_FILE = ".clinerules"
 

@@ -25,6 +25,7 @@ so `init` writes that entry (`HookTrust`), `verify` fails when it is missing or 
 from ..record import decision_of, event_meta, rewritten_of
 from .claude import decode_claude_shape, encode_claude_shape
 
+TITLE = "Codex CLI"
 NAME = "codex"
 CONFIG_DIR = ".codex"
 NO_ANSWER = ""
@@ -154,3 +155,23 @@ def artifacts(scope: str, root: str, ctx) -> list:
     post_trust = HookTrust(os.path.join(codex_home(ctx), "config.toml"), post,
                            project=None if scope == "global" else root)
     return [registration, trust, post, post_trust]
+
+
+def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
+    """The event Codex CLI sends before running `command` in `cwd` (`cc-hook test`),
+    as codex-cli 0.171 `codex exec` sends it (tests/agents/codex/)."""
+    return {"session_id": "ctxcrl-test", "turn_id": "ctxcrl-test", "transcript_path": None,
+            "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5-codex",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_use_id": "call_ctxcrl_test", "tool_input": {"command": command}}
+
+
+def note_path(scope: str, root: str, user_home: str) -> str | None:
+    """The instructions file Codex reads the awareness note from: AGENTS.md in $CODEX_HOME
+    (default ~/.codex) or in the project."""
+    import os
+
+    if scope == "global":
+        base = os.environ.get("CODEX_HOME") or os.path.join(user_home, ".codex")
+        return os.path.join(base, "AGENTS.md")
+    return os.path.join(root, "AGENTS.md")

@@ -22,6 +22,7 @@ from cc_peel.record import loads
 
 from ..record import command_record, decision_of, deny_reason, event_meta
 
+TITLE = "Copilot"
 NAME = "copilot"
 CONFIG_DIR = ".copilot"
 NO_ANSWER = ""
@@ -140,3 +141,30 @@ def artifacts(scope: str, root: str, ctx) -> list:
                           "timeout": 10},
                          nested=False, description="hooks.postToolUse", seed={"version": 1}),
     ]
+
+
+def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
+    """The event Copilot sends before running `command` in `cwd` (`cc-hook test`);
+    shape="camel": Copilot CLI's camelCase form."""
+    import json
+    import time
+
+    if shape == "camel":
+        return {"timestamp": int(time.time() * 1000), "cwd": cwd, "toolName": "bash",
+                "toolArgs": json.dumps({"command": command, "description": "cc-hook test"})}
+    return {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+            "cwd": cwd, "session_id": "ctxcrl-test", "hook_event_name": "PreToolUse",
+            "tool_name": "run_in_terminal",
+            "tool_input": {"command": command, "explanation": "cc-hook test",
+                           "isBackground": False},
+            "tool_use_id": "ctxcrl-test"}
+
+
+def note_path(scope: str, root: str, user_home: str) -> str | None:
+    """The instructions file Copilot reads the awareness note from:
+    ~/.copilot/copilot-instructions.md, or the project's .github/copilot-instructions.md."""
+    import os
+
+    if scope == "global":
+        return os.path.join(user_home, ".copilot", "copilot-instructions.md")
+    return os.path.join(root, ".github", "copilot-instructions.md")

@@ -9,6 +9,7 @@ no change → {} (Cursor expects a JSON object on every call).
 """
 from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
 
+TITLE = "Cursor"
 NAME = "cursor"
 CONFIG_DIR = ".cursor"
 NO_ANSWER = "{}"
@@ -52,3 +53,18 @@ def artifacts(scope: str, root: str, ctx) -> list:
                          {"command": ctx.hook_command, "matcher": "Shell"}, nested=False,
                          description="hooks.preToolUse (matcher Shell)", seed={"version": 1}),
     ]
+
+
+def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
+    """The event Cursor sends before running `command` in `cwd` (`cc-hook test`)."""
+    return {"conversation_id": "ctxcrl-test", "generation_id": "ctxcrl-test",
+            "hook_event_name": "preToolUse", "workspace_roots": [cwd],
+            "tool_name": "Shell", "tool_input": {"command": command, "cwd": cwd}}
+
+
+def note_path(scope: str, root: str, user_home: str) -> str | None:
+    """Where Cursor reads the awareness note: a rule file of the project's (its user rules live
+    in its settings, not in a file: none for a global install)."""
+    import os
+
+    return os.path.join(root, ".cursor", "rules", "ctxcrl.mdc") if scope != "global" else None

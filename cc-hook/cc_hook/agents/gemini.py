@@ -21,6 +21,7 @@ hook leaves, after the hook. Answers:
 """
 from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
 
+TITLE = "Gemini CLI"
 NAME = "gemini"
 CONFIG_DIR = ".gemini"
 NO_ANSWER = "{}"
@@ -83,3 +84,23 @@ def artifacts(scope: str, root: str, ctx) -> list:
                                filter_rule_text(commands),
                                "Policy Engine rule for rewritten commands"))
     return found
+
+
+def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
+    """The event Gemini CLI sends before running `command` in `cwd` (`cc-hook test`)."""
+    import time
+
+    return {"session_id": "ctxcrl-test", "transcript_path": "", "cwd": cwd,
+            "hook_event_name": "BeforeTool", "timestamp": time.strftime(
+                "%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command, "description": "cc-hook test"}}
+
+
+def note_path(scope: str, root: str, user_home: str) -> str | None:
+    """The instructions file Gemini CLI reads the awareness note from: GEMINI.md in ~/.gemini
+    or in the project."""
+    import os
+
+    base = os.path.join(user_home, ".gemini") if scope == "global" else root
+    return os.path.join(base, "GEMINI.md")

@@ -12,8 +12,8 @@ import os
 
 from . import opencode
 
+TITLE = "Kilo CLI"
 NAME = "kilo"
-CLIENT = "Kilo CLI"
 CONFIG_DIR = os.path.join(".config", "kilo")
 NO_ANSWER = opencode.NO_ANSWER
 BEFORE = opencode.BEFORE
@@ -39,6 +39,13 @@ def artifacts(scope: str, root: str, ctx) -> list:
     from ..artifacts import OwnedFile
 
     base = global_dir(ctx.user_home) if scope == "global" else os.path.join(root, ".kilo")
-    content = opencode.plugin_text(ctx, NAME, CLIENT) if ctx.tools else ""
+    content = opencode.plugin_text(ctx, NAME, TITLE) if ctx.tools else ""
     return [OwnedFile(os.path.join(base, "plugins", "ctxcrl.ts"), content,
                       "plugin (tool.execute.before / after)", kind="plugin")]
+
+
+def note_path(scope: str, root: str, user_home: str) -> str | None:
+    """The instructions file Kilo reads the awareness note from: AGENTS.md in its config
+    folder or in the project."""
+    base = global_dir(user_home) if scope == "global" else root
+    return os.path.join(base, "AGENTS.md")

@@ -20,6 +20,7 @@ import os
 
 from ..record import command_record, decision_of, deny_reason, event_meta
 
+TITLE = "OpenCode"
 NAME = "opencode"
 CONFIG_DIR = os.path.join(".config", "opencode")
 NO_ANSWER = ""
@@ -101,3 +102,12 @@ def artifacts(scope: str, root: str, ctx) -> list:
         path = os.path.join(root, ".opencode", "plugins", "ctxcrl.ts")
     content = plugin_text(ctx) if ctx.tools else ""
     return [OwnedFile(path, content, "plugin (tool.execute.before / after)", kind="plugin")]
+
+
+def note_path(scope: str, root: str, user_home: str) -> str | None:
+    """The instructions file OpenCode reads the awareness note from: AGENTS.md in its config
+    folder ($XDG_CONFIG_HOME/opencode) or in the project."""
+    if scope == "global":
+        config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(user_home, ".config")
+        return os.path.join(config, "opencode", "AGENTS.md")
+    return os.path.join(root, "AGENTS.md")

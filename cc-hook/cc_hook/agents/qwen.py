@@ -16,6 +16,7 @@ gate's deny: Qwen's own rules on every peeled spelling, and `[gate]`); every oth
 from ..record import decision_of, command_record
 from .claude import encode_claude_shape
 
+TITLE = "Qwen Code"
 NAME = "qwen"
 CONFIG_DIR = ".qwen"
 NO_ANSWER = "{}"
@@ -48,3 +49,16 @@ def artifacts(scope: str, root: str, ctx) -> list:
     base = os.path.join(ctx.user_home if scope == "global" else root, CONFIG_DIR)
     return [JsonRegistration.matcher_group(os.path.join(base, "settings.json"), EVENT_NAME,
                                            "run_shell_command", ctx.hook_command)]
+
+
+def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
+    """The event Qwen Code sends before running `command` in `cwd` (`cc-hook test`),
+    as Qwen Code 0.24.4 `qwen -p` sends it (tests/agents/qwen/)."""
+    import time
+
+    return {"session_id": "ctxcrl-test", "transcript_path": "", "cwd": cwd,
+            "hook_event_name": "PreToolUse", "timestamp": time.strftime(
+                "%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "permission_mode": "default",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command, "description": "cc-hook test"},
+            "tool_use_id": "ctxcrl-test", "tool_call_id": "call_ctxcrl_test"}

@@ -2,6 +2,7 @@
 `cc-filter run`."""
 from .cline import rules_artifacts
 
+TITLE = "Windsurf"
 NAME = "windsurf"
 RULES_FILE = ".windsurfrules"
 
