@@ -341,6 +341,7 @@ def unsafe_reason(directory: str) -> str | None:
     itself must be ours and open to nobody else. A symbolic link is refused, except a
     root-owned one directly under `/` (macOS's /var, /tmp), which is followed."""
     uid = os.getuid()
+    system = _system_owners()
     current = "/"
     parts = [p for p in os.path.abspath(directory).split(os.sep) if p]
     for depth, name in enumerate(parts):
@@ -356,7 +357,7 @@ def unsafe_reason(directory: str) -> str | None:
             return f"{path} is a symbolic link"
         if not stat.S_ISDIR(st.st_mode):
             return f"{path} is not a directory"
-        if st.st_uid not in (uid, 0):
+        if st.st_uid != uid and st.st_uid not in system:
             return f"{path} belongs to another user (uid {st.st_uid})"
         last = depth == len(parts) - 1
         if last and st.st_uid != uid:
@@ -365,10 +366,27 @@ def unsafe_reason(directory: str) -> str | None:
         group_write = st.st_mode & 0o020 and st.st_gid != os.getgid()
         if last and st.st_mode & 0o077:
             return f"{path} is open to others (mode {stat.S_IMODE(st.st_mode):04o})"
-        if (others_write or group_write) and not (st.st_mode & stat.S_ISVTX and st.st_uid == 0):
+        if (others_write or group_write) and not (st.st_mode & stat.S_ISVTX
+                                                  and st.st_uid in system):
             return f"{path} is writable by others (mode {stat.S_IMODE(st.st_mode):04o})"
         current = path
     return None
+
+
+def _system_owners() -> tuple:
+    """Who besides us may own the folders above a tee directory: root, and inside a user
+    namespace (an agent's sandbox: Codex's bubblewrap) also the overflow uid, which is what
+    root's folders (`/`, `/tmp`) show there. Outside one, the overflow uid is an ordinary user
+    (`nobody`) and owns nothing of ours."""
+    try:
+        with open("/proc/self/uid_map", encoding="ascii") as f:
+            mapped = f.read().split()
+        if mapped[:3] == ["0", "0", "4294967295"]:
+            return (0,)
+        with open("/proc/sys/kernel/overflowuid", encoding="ascii") as f:
+            return (0, int(f.read().strip()))
+    except (OSError, ValueError, IndexError):
+        return (0,)
 
 
 def _write_bounded(fd: int, raw, limit: int) -> None:

@@ -215,3 +215,29 @@ def test_cc_filter_raw_never_reads_last_raw_from_an_unsafe_directory(capfd, ctxc
         fallback_tee(), tee.LAST_NAME)
     assert cli.main(["raw"]) == 0
     assert capfd.readouterr().out == "the real raw output\n"
+
+
+def test_the_overflow_uid_stands_for_root_only_inside_a_user_namespace():
+    """In an agent's sandbox (a user namespace: Codex's bubblewrap) root's folders (`/tmp`)
+    show the overflow uid; there it may own the folders above a tee directory, outside one it
+    is an ordinary user (`nobody`)."""
+    import shutil
+    import subprocess
+    import sys
+
+    from cc_filter import tee
+
+    with open("/proc/self/uid_map") as f:
+        identity = f.read().split()[:3] == ["0", "0", "4294967295"]
+    if identity:
+        assert tee._system_owners() == (0,)
+    if not shutil.which("unshare"):
+        pytest.skip("unshare is not installed")
+    code = "from cc_filter.tee import _system_owners; print(_system_owners())"
+    inside = subprocess.run(["unshare", "-r", sys.executable, "-c", code], capture_output=True,
+                            text=True, timeout=60)
+    if inside.returncode != 0:
+        pytest.skip(f"no user namespace here: {inside.stderr.strip()[:120]}")
+    with open("/proc/sys/kernel/overflowuid") as f:
+        overflow = int(f.read())
+    assert inside.stdout.strip() == f"(0, {overflow})"

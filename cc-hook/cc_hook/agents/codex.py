@@ -68,7 +68,7 @@ def _decode_result(event: dict) -> dict | None:
     `CommandExecution` item whose `id` is the event's `tool_use_id`: `exit_code` and
     `aggregated_output`, the output's last 64 KiB); the event's own `tool_response` is the
     model's truncated copy (about 10 KB) and has no exit code. A command already rewritten
-    into `cc-filter run …` is not filtered again (cc-rewrite leaves it: no filter chosen)."""
+    into `cc-filter run …` is not filtered again: its answer (tee hint included) stands."""
     if event.get("tool_name") not in SHELL_TOOLS:
         return None
     tool_input = event.get("tool_input")
@@ -78,6 +78,9 @@ def _decode_result(event: dict) -> dict | None:
     if not isinstance(tool_input, dict) or not isinstance(shown, str) or \
             not isinstance(call, str) or not call or not isinstance(path, str):
         return None
+    command = tool_input.get("command")
+    if isinstance(command, str) and ("cc-filter run " in command or "cc-filter' run " in command):
+        return None  # rewritten before it ran: its output is already filtered, hint included
     found = transcript_result(path, call)
     if found is None:
         return None  # no exit code: Codex's own output stays
