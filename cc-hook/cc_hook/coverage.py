@@ -2,7 +2,7 @@
 
 Each command goes through the same stages, in the same order, as the installed hook
 (`hook_script.PIPELINES`, `GATE_AFTER_REWRITE`), but in this process: the agent's event
-(`synthetic.event_for`), `cc-hook decode`, the agent's gate model (its rules, mode and
+(`agents.event_for`), `cc-hook decode`, the agent's gate model (its rules, mode and
 known-safe table: cc_gate), cc-rewrite, `cc-hook encode`; then `outcome.outcome_of` reads the
 answer exactly as `cc-hook test` does. So the counts change by themselves when an agent module
 changes what it answers (e.g. a rewrite for a command the agent asks about).
@@ -60,7 +60,7 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
     import json
 
     from .stage import decode, encode
-    from .synthetic import event_for
+    from .agents import event_for
 
     event = event_for(agent, command, cwd, "camel" if agent == "copilot" else None)
     line = decode(agent, json.dumps(event))
@@ -271,7 +271,7 @@ def for_installs(installs: list, say, cwd: str | None = None) -> None:
     one the agent uses in `cwd`: the project's install there, else the global one)."""
     from .agents import HOOK_AGENTS, PLUGIN_AGENTS
     from .outcome import filters_after
-    from .synthetic import _install_texts, installed
+    from .manifest import install_texts, installed
 
     cwd = os.path.abspath(cwd or os.getcwd())
     agents = list(dict.fromkeys(i.get("agent") for i in installs
@@ -288,7 +288,7 @@ def for_installs(installs: list, say, cwd: str | None = None) -> None:
         install, _where = found
         where = install.get("root") if install.get("scope") == "project" else cwd
         try:
-            report(agent, where or cwd, filters_after(_install_texts(install)), say)
+            report(agent, where or cwd, filters_after(install_texts(install)), say)
         except Exception as exc:  # a measure that fails must not fail init or verify
             say(f"{agent}: cannot tell ({type(exc).__name__}: {exc})")
 

@@ -87,3 +87,33 @@ class Manifest:
 
     def uses_path(self, file_path: str) -> bool:
         return any(f.get("path") == file_path for i in self.installs for f in i.get("files", []))
+
+
+def installed(agent: str, cwd: str) -> tuple[dict, str] | None:
+    """(install, where) the agent would use in `cwd`: the project's if there is one, else the
+    global one."""
+    manifest = Manifest.load()
+    from ctxcrl.spool import project_of
+
+    root = project_of(os.path.abspath(cwd))
+    installs = [i for i in manifest.installs if i.get("agent") == agent]
+    chosen = next((i for i in installs if i.get("scope") == "project" and i.get("root") == root),
+                  None) or next((i for i in installs if i.get("scope") == "global"), None)
+    if chosen is None:
+        return None
+    where = chosen.get("scope") if chosen.get("scope") == "global" else \
+        f"project {home.short_path(root)}"
+    return chosen, where
+
+
+def install_texts(install: dict) -> list:
+    """The texts of the files an install registered in (what its hooks and plugins say)."""
+    from .settings_file import MalformedSettings, read_text
+
+    texts = []
+    for item in install.get("files", []):
+        try:
+            texts.append(read_text(item.get("path") or ""))
+        except MalformedSettings:
+            continue
+    return texts

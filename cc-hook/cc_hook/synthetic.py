@@ -12,19 +12,9 @@ from ctxcrl import home
 
 from . import hook_script
 from .agents import HOOK_AGENTS, PLUGIN_AGENTS
-from .install import Reporter, project_root
-from .manifest import Manifest
-
-
-def event_for(agent: str, command: str, cwd: str, shape: str | None = None) -> dict:
-    """The event `agent` sends before running `command` in `cwd` (its module's
-    `synthetic_event`); KeyError for an agent that sends none. shape="camel": Copilot CLI."""
-    from .agents import load
-
-    module = load(agent)
-    if not hasattr(module, "synthetic_event"):
-        raise KeyError(agent)
-    return module.synthetic_event(command, cwd, shape)
+from .install import Reporter
+from .agents import event_for
+from .manifest import Manifest, install_texts, installed
 
 
 class HookRun:
@@ -91,39 +81,12 @@ class _default_client:
         return False
 
 
-def installed(agent: str, cwd: str) -> tuple[dict, str] | None:
-    """(install, where) the agent would use in `cwd`: the project's if there is one, else the
-    global one."""
-    manifest = Manifest.load()
-    root = project_root(cwd)
-    installs = [i for i in manifest.installs if i.get("agent") == agent]
-    chosen = next((i for i in installs if i.get("scope") == "project" and i.get("root") == root),
-                  None) or next((i for i in installs if i.get("scope") == "global"), None)
-    if chosen is None:
-        return None
-    where = chosen.get("scope") if chosen.get("scope") == "global" else \
-        f"project {home.short_path(root)}"
-    return chosen, where
-
-
 def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
     """(registered command, where) of the install the agent would use in `cwd`."""
     found = installed(agent, cwd)
     if found is None:
         return None
     return hook_script.hook_command(Manifest.load().script_of(agent)), found[1]
-
-
-def _install_texts(install: dict) -> list:
-    from .settings_file import MalformedSettings, read_text
-
-    texts = []
-    for item in install.get("files", []):
-        try:
-            texts.append(read_text(item.get("path") or ""))
-        except MalformedSettings:
-            continue
-    return texts
 
 
 PIPELINE_MARK = "const PRE = "
@@ -168,7 +131,7 @@ def test(agent: str, command: str, cwd: str | None = None,
         report.warn(f"cc-hook test: no {agent} hook installed (run: cc-hook init --agent {agent})")
         return 1
     install, where = found
-    texts = _install_texts(install)
+    texts = install_texts(install)
     after = filters_after(texts)
     if agent in PLUGIN_AGENTS:
         plugin = next((f.get("path") for f in install.get("files", [])

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from cc_hook import coverage, install, synthetic
+from cc_hook import coverage, install, manifest, synthetic
 from cc_hook.install import Reporter
 from cc_hook.outcome import filters_after, outcome_of
 from cc_hook.typical import BUILD_TEST, TYPICAL
@@ -53,8 +53,8 @@ def installed(fake_home, tmp_path, monkeypatch):
 
 
 def _measure(agent, project):
-    found = synthetic.installed(agent, str(project))
-    after = filters_after(synthetic._install_texts(found[0]))
+    found = manifest.installed(agent, str(project))
+    after = filters_after(manifest.install_texts(found[0]))
     return coverage.measure(agent, str(project), after), after
 
 
@@ -78,14 +78,14 @@ def test_the_measure_is_what_the_installed_hook_answers(installed, agent):
     _, _, project = installed
     sample = ["git status", "ls -la", "pytest -q", "npm install", "git push", "echo done",
               "cd src && ls", "cargo test"]
-    found = synthetic.installed(agent, str(project))
-    after = filters_after(synthetic._install_texts(found[0]))
+    found = manifest.installed(agent, str(project))
+    after = filters_after(manifest.install_texts(found[0]))
     for command in sample:
         with coverage._DefaultClient(agent):  # as measure() judges: the default start
             verdict = coverage.judge(agent, command, str(project), after)
         if agent in ("opencode", "kilo"):
             result, _ = synthetic.run_plugin_pipeline(
-                next(t for t in synthetic._install_texts(found[0]) if t and
+                next(t for t in manifest.install_texts(found[0]) if t and
                      synthetic.PIPELINE_MARK in t), command, str(project))
             from cc_hook.outcome import opencode_outcome
 

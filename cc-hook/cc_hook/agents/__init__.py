@@ -39,3 +39,12 @@ def title(name: str) -> str:
         return load(name).TITLE
     except (KeyError, AttributeError):
         return name
+
+
+def event_for(agent: str, command: str, cwd: str, shape: str | None = None) -> dict:
+    """The event `agent` sends before running `command` in `cwd` (its module's
+    `synthetic_event`); KeyError for an agent that sends none. shape="camel": Copilot CLI."""
+    module = load(agent)
+    if not hasattr(module, "synthetic_event"):
+        raise KeyError(agent)
+    return module.synthetic_event(command, cwd, shape)
