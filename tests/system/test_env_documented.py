@@ -11,12 +11,15 @@ READS = re.compile(r"""(?:environ(?:\.get)?\(|environ\[|getenv\(|_environ\(|env\
                    r"""\s*b?["']([A-Z][A-Z0-9_]{2,})["']|["']([A-Z][A-Z0-9_]{2,})["']\s+(?:not\s+)?in\s+os\.environ""")
 #: Read through a name held elsewhere (a tuple, a constant): found by hand.
 INDIRECT = {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR",
-            "CTXCRL_HOOK_SCRIPT"}
+            "CTXCRL_HOOK_SCRIPT", "KILO_CONFIG", "KILO_CONFIG_DIR", "KILO_CONFIG_CONTENT",
+            "KILO_PERMISSION", "KILO_DISABLE_PROJECT_CONFIG"}
 
 
 #: Names the regex finds that are no environment read: the gate looks them up among the
 #: assignments written on the command line it judges (`GIT_CONFIG_KEY_0=… git x`).
-NOT_ENVIRONMENT = {"GIT_CONFIG_VALUE_"}
+#: And the keys of OpenCode's and Kilo's variable tables (`layout.env["PERMISSION"]`), whose
+#: full names (OPENCODE_PERMISSION, KILO_PERMISSION, …) are in INDIRECT or found directly.
+NOT_ENVIRONMENT = {"GIT_CONFIG_VALUE_", "CONFIG_CONTENT", "PERMISSION"}
 
 
 def read_variables() -> set:
