@@ -151,14 +151,16 @@ CONTEXT_FILES = ("AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD")
 
 def note_path(scope: str, root: str, user_home: str) -> str | None:
     """The instructions file pi reads the awareness note from, in its own folder or the
-    project's: the first of AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD there (pi reads only
-    that one), AGENTS.md when there is none — a new AGENTS.md beside a CLAUDE.md would hide
-    the CLAUDE.md from pi."""
+    project's. pi reads one file per folder, the first of AGENTS.md, AGENTS.MD, CLAUDE.md,
+    CLAUDE.MD: an AGENTS.md there gets the note (shared with Codex, OpenCode and Kilo CLI);
+    none at all, a new AGENTS.md. A folder with only a CLAUDE.md gets no note (None): a new
+    AGENTS.md would hide that CLAUDE.md from pi, and the CLAUDE.md is Claude Code's (its own
+    install imports the note there, an import pi does not follow)."""
     base = agent_dir(user_home) if scope == "global" else root
     for name in CONTEXT_FILES:
         path = os.path.join(base, name)
         if os.path.isfile(path):
-            return path
+            return path if name.startswith("AGENTS") else None
     return os.path.join(base, CONTEXT_FILES[0])
 
 
