@@ -6,7 +6,7 @@ on the real clients). Cold path.
 """
 import json
 
-AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse")
+AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse", "afterTool")
 """How an installed hook file names the after-execution event (OpenCode's plugin, Copilot's
 hooks file): an install that registers one filters the output after the command ran."""
 

@@ -62,6 +62,9 @@ DECODE_CASES = [
               "tool_name": "run_shell_command", "tool_use_id": "toolu_1", "tool_call_id": "call_1",
               "tool_input": {"command": CMD, "description": "d"}},
      {"agent": "qwen", "cwd": CWD, "command": CMD, "input": {"command": CMD, "description": "d"}}),
+    # Cline CLI 3.0.65: its plugin sends each command of a `run_commands` call alone
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": CMD},
+     {"agent": "cline", "cwd": CWD, "command": CMD, "input": {"command": CMD}}),
 ]
 
 
@@ -87,6 +90,10 @@ NOT_ANSWERED = [
     ("gemini", {"tool_name": "read_file", "tool_input": {"path": "a"}}),
     ("gemini", {"hook_event_name": "AfterTool", "tool_name": "run_shell_command",
                 "tool_input": {"command": "ls"}}),
+    ("cline", {"hook": "beforeTool", "tool": "read_files", "cwd": CWD, "command": "x"}),
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": "  "}),
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "commands": ["ls"]}),
+    ("cline", {"hook": "tool_call", "tool": "run_commands", "command": "ls"}),
 ]
 
 
@@ -104,7 +111,8 @@ def test_decode_ignores_what_is_not_a_shell_call(agent, event):
 
 @pytest.mark.parametrize("body", ["", "   \n", "{", "not json", "[1, 2]", "null", "\"x\"",
                                   '{"tool_name": "Bash"} trailing', "{" * 100000])
-@pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen"])
+@pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen",
+                                   "cline"])
 def test_decode_malformed_body_gives_no_record(agent, body):
     assert stage.decode(agent, body) is None
 
@@ -282,6 +290,16 @@ ENCODE_CASES = [
                              "permissionDecisionReason": "contextcrawler: r"}}),
     ("qwen", record("qwen", decision="allow"), {}),
     ("qwen", record("qwen", rewritten=None), {}),
+    # Cline CLI: the plugin's answers (never a rewrite; after execution, the entry's result)
+    ("cline", record("cline", decision="deny", reason="r"),
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("cline", record("cline", decision="allow"), None),
+    ("cline", dict(record("cline", rewritten=None,
+                          event={"phase": "post", "head": "[Command exited with code 1]\n"}),
+                   exit_code=1, filtered="FAILED t.py::x\n"),
+     {"result": "[Command exited with code 1]\nFAILED t.py::x\n"}),
+    ("cline", dict(record("cline", rewritten=None, event={"phase": "post"}), exit_code=0),
+     None),
 ]
 
 

@@ -31,7 +31,7 @@ REGISTRY = {
     "qwen": "hook",
     "opencode": "plugin",
     "kilo": "plugin",
-    "cline": "rules",
+    "cline": "plugin",
     "windsurf": "rules",
 }
 #: The agents with a permission model (a module here), by name.
