@@ -1,12 +1,12 @@
 """Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
-Kilo CLI and Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
+Kilo CLI, Cline CLI and Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
 (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
-- OpenCode and Kilo CLI: the plugin's two pipelines (the shell commands it spawns) on the
-  events it sends.
+- OpenCode, Kilo CLI and Cline CLI: the plugin's two pipelines (the shell commands it spawns)
+  on the events it sends.
 
 Then, for information, what the real client sees per shell call (tests/agents harness, the
 pinned clients, a scripted model): the time from the model's tool call to the next model
@@ -59,6 +59,12 @@ def _opencode_events(cwd: str):
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
+def _cline_events(cwd: str):
+    pre = {"hook": "beforeTool", "tool": "run_commands", "cwd": cwd, "command": "git status"}
+    post = dict(pre, hook="afterTool", result=STATUS, success=True)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
 def _plugin_pipelines(path: str) -> list:
     text = open(path, encoding="utf-8").read()
     found = []
@@ -75,7 +81,8 @@ def _hook_rows(ctx) -> list:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
         done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
-                               "opencode", "--agent", "kilo"], env=env, cwd=project, capture_output=True,
+                               "opencode", "--agent", "kilo", "--agent", "cline"], env=env,
+                              cwd=project, capture_output=True,
                               text=True, timeout=120)
         if done.returncode != 0:
             return [{"budget": "post-execution hooks: install", "ok": False,
@@ -86,6 +93,9 @@ def _hook_rows(ctx) -> list:
         oc_pre, oc_post = _plugin_pipelines(plugin)
         kilo_pre, kilo_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".config", "kilo", "plugins", "ctxcrl.ts"))
+        cline_pre, cline_post = _plugin_pipelines(
+            os.path.join(env["HOME"], ".cline", "plugins", "ctxcrl.js"))
+        cl_pre, cl_post = _cline_events(project)
         cp_pre, cp_post = _copilot_events(project)
         cases = [
             ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,
@@ -100,6 +110,9 @@ def _hook_rows(ctx) -> list:
              None),
             ("kilo tool.execute.after (git status result filtered)",
              ["/bin/sh", "-c", kilo_post], post, b'"output"'),
+            ("cline beforeTool (plugin pipeline)", ["/bin/sh", "-c", cline_pre], cl_pre, None),
+            ("cline afterTool (git status result filtered)", ["/bin/sh", "-c", cline_post],
+             cl_post, b'"result"'),
         ]
         out = []
         for name, argv, stdin, expect in cases:
@@ -118,6 +131,7 @@ def _hook_rows(ctx) -> list:
 def client_added_ms(agent: str, calls: int = 10) -> tuple:
     """(median ms per shell call without the hook, with it) as the real client sees it."""
     sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents"))
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents", "cline"))
     import harness
     from openai_chat import OpenAIChatServer
 
@@ -143,6 +157,14 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
 
 
 def _run_client(agent, exe, ws, server, harness):
+    if agent == "cline":
+        from test_cline import ENV, providers  # tests/agents/cline: its offline setup
+
+        ws.write(".cline/data/settings/providers.json", providers(server.url))
+        # a one-word prompt reads as an unknown subcommand: "Work." fails, two words do not
+        harness.run_as_agent([str(exe), "--json", "Work through the task."], ws, env=ENV,
+                             timeout=500)
+        return
     if agent == "copilot":
         env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
                "COPILOT_MODEL": "scripted"}
@@ -166,7 +188,7 @@ def _run_client(agent, exe, ws, server, harness):
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode", "kilo"):
+    for agent in ("copilot", "opencode", "kilo", "cline"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest
