@@ -30,6 +30,8 @@ EXPECTED = {
     # Kilo CLI asks about every command outside its read-only list by default; the plugin
     # filters after execution, so an approved one reaches the model compacted too
     "kilo": (46, 13),
+    # Mistral Vibe: post_tool replaces the output (failures included), the command unchanged
+    "vibe": (46, 13),
 }
 
 

@@ -62,6 +62,11 @@ DECODE_CASES = [
               "tool_name": "run_shell_command", "tool_use_id": "toolu_1", "tool_call_id": "call_1",
               "tool_input": {"command": CMD, "description": "d"}},
      {"agent": "qwen", "cwd": CWD, "command": CMD, "input": {"command": CMD, "description": "d"}}),
+    # Mistral Vibe 3.0.2's pre_tool event (tests/agents/vibe/)
+    ("vibe", {"session_id": "s", "transcript_path": "/t", "cwd": CWD, "parent_session_id": None,
+              "hook_event_name": "pre_tool", "tool_name": "file_system.bash",
+              "tool_call_id": "call_1", "tool_input": {"command": CMD}},
+     {"agent": "vibe", "cwd": CWD, "command": CMD, "input": {"command": CMD}}),
 ]
 
 
@@ -87,6 +92,24 @@ NOT_ANSWERED = [
     ("gemini", {"tool_name": "read_file", "tool_input": {"path": "a"}}),
     ("gemini", {"hook_event_name": "AfterTool", "tool_name": "run_shell_command",
                 "tool_input": {"command": "ls"}}),
+    ("vibe", {"hook_event_name": "pre_tool", "tool_name": "file_system.read_file",
+              "tool_input": {"path": "a"}}),
+    ("vibe", {"hook_event_name": "pre_tool", "tool_name": "file_system.bash",
+              "tool_input": "ls"}),
+    ("vibe", {"hook_event_name": "post_agent", "tool_name": "file_system.bash",
+              "tool_input": {"command": "ls"}}),
+    # after execution: a timed-out command, a tool error, a command no filter applies to
+    ("vibe", {"hook_event_name": "post_tool", "tool_name": "file_system.bash",
+              "tool_input": {"command": "git status"}, "tool_status": "success",
+              "tool_output": {"command": "git status", "returncode": -9, "stdout": "x",
+                              "stderr": "", "timed_out": True, "was_truncated": False}}),
+    ("vibe", {"hook_event_name": "post_tool", "tool_name": "file_system.bash",
+              "tool_input": {"command": "git status"}, "tool_status": "failure",
+              "tool_output": None, "tool_error": "boom"}),
+    ("vibe", {"hook_event_name": "post_tool", "tool_name": "file_system.bash",
+              "tool_input": {"command": "echo hi"}, "tool_status": "success",
+              "tool_output": {"command": "echo hi", "returncode": 0, "stdout": "hi\n",
+                              "stderr": "", "timed_out": False, "was_truncated": False}}),
 ]
 
 
@@ -104,7 +127,8 @@ def test_decode_ignores_what_is_not_a_shell_call(agent, event):
 
 @pytest.mark.parametrize("body", ["", "   \n", "{", "not json", "[1, 2]", "null", "\"x\"",
                                   '{"tool_name": "Bash"} trailing', "{" * 100000])
-@pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen"])
+@pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen",
+                                   "vibe"])
 def test_decode_malformed_body_gives_no_record(agent, body):
     assert stage.decode(agent, body) is None
 
@@ -282,6 +306,20 @@ ENCODE_CASES = [
                              "permissionDecisionReason": "contextcrawler: r"}}),
     ("qwen", record("qwen", decision="allow"), {}),
     ("qwen", record("qwen", rewritten=None), {}),
+    # Mistral Vibe: the command is never changed; a deny is answered, nothing else
+    ("vibe", record("vibe", decision="deny", reason="r"),
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("vibe", record("vibe", decision="allow"), None),
+    ("vibe", record("vibe"), None),
+    # after execution: the filtered text replaces Vibe's result, exit code kept
+    ("vibe", dict(record("vibe", rewritten=None,
+                         event={"phase": "post", "returncode": 1, "truncated": False}),
+                  filtered="FAILED test_calc.py::test_add\n1 failed\n"),
+     {"decision": "deny", "reason": json.dumps(
+         {"command": CMD, "returncode": 1, "output": "FAILED test_calc.py::test_add\n1 failed\n",
+          "timed_out": False, "was_truncated": False}, separators=(",", ":"))}),
+    ("vibe", dict(record("vibe", rewritten=None, event={"phase": "post", "returncode": 0})),
+     None),
 ]
 
 
@@ -295,7 +333,8 @@ def test_encode_gives_the_agents_answer(agent, rec, expected):
 
 
 @pytest.mark.parametrize("agent, no_answer", [("claude", ""), ("cursor", "{}"), ("copilot", ""),
-                                              ("gemini", ""), ("codex", ""), ("qwen", "{}")])
+                                              ("gemini", ""), ("codex", ""), ("qwen", "{}"),
+                                              ("vibe", "")])
 @pytest.mark.parametrize("body", ["", "\n", "garbage\n", "[1]\n", "git status\n", None])
 def test_encode_without_a_record_gives_the_no_answer(agent, no_answer, body):
     assert stage.encode(agent, body) == no_answer
