@@ -154,16 +154,19 @@ def _python_version(python: str) -> tuple | None:
 def python_at_least(minimum: tuple) -> tuple[str, tuple] | None:
     """(path, version) of a Python ≥ `minimum` on this machine, the newest found: the
     `python3.N` commands on the PATH (a pyenv shim that is not selected fails and is passed
-    over), then pyenv's installed versions (`pyenv root`)."""
+    over), then pyenv's installed versions (`pyenv root`, `$PYENV_ROOT`, `~/.pyenv`)."""
     candidates = []
     for minor in range(minimum[1] + 4, minimum[1] - 1, -1):
         found = shutil.which(f"python{minimum[0]}.{minor}")
         if found:
             candidates.append(found)
+    roots = [os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")]
     if shutil.which("pyenv"):
-        root = subprocess.run(["pyenv", "root"], capture_output=True, text=True).stdout.strip()
-        versions = Path(root) / "versions" if root else None
-        if versions and versions.is_dir():
+        roots.insert(0, subprocess.run(["pyenv", "root"], capture_output=True,
+                                       text=True).stdout.strip())
+    for root in dict.fromkeys(r for r in roots if r):
+        versions = Path(root) / "versions"
+        if versions.is_dir():
             candidates += sorted((str(p) for p in versions.glob("*/bin/python3.*")
                                   if p.name.count(".") == 1 and p.name[8:].isdigit()),
                                  reverse=True)

@@ -88,9 +88,11 @@ def session(hooked: bool) -> dict:
                             env=client_env("vibe"), timeout=360)
         elapsed = time.monotonic() - started
         results = server.tool_results()
+        first = server.chat_requests()[0]["messages"] if server.chat_requests() else []
+        system = "".join(str(m.get("content")) for m in first if m.get("role") == "system")
         gaps = [after - call for call, after in zip(server.call_times, server.next_times)]
     return {"ws": ws, "initial": initial, "done": done, "results": results,
-            "elapsed": elapsed, "gaps": gaps}
+            "elapsed": elapsed, "gaps": gaps, "system": system}
 
 
 @pytest.fixture(scope="module")
@@ -143,3 +145,9 @@ def test_the_exit_code_stays_visible(runs):
 
 def test_the_model_receives_compacted_output(runs):
     assert_compacted(runs[False]["results"], runs[True]["results"])
+
+
+def test_vibe_reads_the_awareness_note_from_its_agents_md(runs):
+    # init wrote ~/.vibe/AGENTS.md; Vibe puts it into the model's system prompt
+    assert "[full output:" in runs[True]["system"]
+    assert "[full output:" not in runs[False]["system"]
