@@ -1,8 +1,10 @@
 """The real agent clients as a test bench: what every `tests/agents/<agent>/` shares.
 
-- `install_client(name)`: the pinned client from the npm registry, installed once per machine
-  into a world-readable cache (`CTXCRL_AGENTS_CACHE`, default `/var/tmp/ctxcrl-agents`). When
-  the registry cannot be reached the test is **skipped with the reason** (pytest `-ra` prints
+- `install_client(name)`: the pinned client from the npm registry (PyPI for `PYPI_CLIENTS`: a
+  venv of its own, made with a Python the package supports, found on the PATH or in pyenv),
+  installed once per machine into a world-readable cache (`CTXCRL_AGENTS_CACHE`, default
+  `/var/tmp/ctxcrl-agents`); `client_env(name)` is what its environment needs. When the
+  registry cannot be reached the test is **skipped with the reason** (pytest `-ra` prints
   it), never silently passed.
 - `agent_user()`: the ordinary user the clients run as (Claude Code refuses bypassPermissions
   as root). As root it is `ctxagent`, created on first use; otherwise the current user.
@@ -15,7 +17,7 @@
   script, and stops itself after `lifetime` seconds whatever happens.
 - `run_as_agent(argv, ws, ...)`: run a client as the agent user, with a hard timeout.
 
-Nothing here talks to anything but the npm registry (install) and 127.0.0.1.
+Nothing here talks to anything but the package registries (install) and 127.0.0.1.
 """
 from __future__ import annotations
 
@@ -56,6 +58,11 @@ CLIENTS = {
     "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
     "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
     "cline": ("cline", "3.0.65", "cline"),
+    "vibe": ("mistral-vibe", "3.0.2", "vibe"),  # PyPI (3.0.3 pins a certifi the registry lacks)
+}
+#: The clients that come from PyPI, not npm: name → the oldest Python their package runs on.
+PYPI_CLIENTS = {
+    "vibe": (3, 12),
 }
 
 #: Outcomes of one scenario, as the real client showed them.
@@ -80,33 +87,162 @@ def client_version(name: str) -> str:
 
 
 def install_client(name: str) -> Path:
-    """The client's executable at `client_version(name)`, installed from the npm registry
-    (once per machine and version)."""
+    """The client's executable at `client_version(name)`, installed from its registry (npm, or
+    PyPI for `PYPI_CLIENTS`) once per machine and version. Run it with `client_env(name)`."""
     package, _pinned, binary = CLIENTS[name]
     version = client_version(name)
-    prefix = CACHE / f"{name}-{version}"
-    exe = prefix / "node_modules" / ".bin" / binary
-    if exe.exists():
-        return exe
+    if name in PYPI_CLIENTS:
+        return _install_pypi(name, package, version, binary)
     if shutil.which("npm") is None:
         pytest.skip(f"{name}: npm is not installed, so {package}@{version} cannot be installed")
+
+    def npm_install(tmp: Path):
+        proc = subprocess.run(
+            ["npm", "install", "--prefix", str(tmp), "--no-fund", "--no-audit",
+             "--loglevel=error", f"{package}@{version}"],
+            capture_output=True, text=True, timeout=900)
+        return None if proc.returncode == 0 else proc
+
+    return _install_once(name, f"{package}@{version} from the npm registry",
+                         CACHE / f"{name}-{version}", Path("node_modules") / ".bin" / binary,
+                         npm_install)
+
+
+def _install_once(name: str, what: str, prefix: Path, exe: Path, install,
+                  relocatable: bool = True) -> Path:
+    """`prefix / exe`, after `install(folder)` (None, or the failed CompletedProcess) filled a
+    folder of the world-readable cache; a failure skips the test with the installer's last
+    lines. A relocatable install is made aside and renamed into place (another process may be
+    installing the same); a venv, whose scripts name its own path, is made in place and counts
+    only once its `.installed` mark is written."""
+    done = prefix / exe if relocatable else prefix / ".installed"
+    if done.exists():
+        return prefix / exe
     CACHE.mkdir(parents=True, exist_ok=True)
     os.chmod(CACHE, 0o755)
-    tmp = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=CACHE))
-    proc = subprocess.run(
-        ["npm", "install", "--prefix", str(tmp), "--no-fund", "--no-audit", "--loglevel=error",
-         f"{package}@{version}"], capture_output=True, text=True, timeout=900)
-    if proc.returncode != 0 or not (tmp / "node_modules" / ".bin" / binary).exists():
-        shutil.rmtree(tmp, ignore_errors=True)
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        pytest.skip(f"{name}: cannot install {package}@{version} from the npm registry: "
-                    + " | ".join(tail))
-    _writable_tree(tmp)
+    if relocatable:
+        target = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=CACHE))
+    else:
+        shutil.rmtree(prefix, ignore_errors=True)  # a half-made one from a run that died
+        prefix.mkdir()
+        target = prefix
+    failed = install(target)
+    if failed is not None or not (target / exe).exists():
+        shutil.rmtree(target, ignore_errors=True)
+        tail = ((failed.stderr or failed.stdout) if failed is not None
+                else f"no {exe} after the install").strip().splitlines()[-3:]
+        pytest.skip(f"{name}: cannot install {what}: " + " | ".join(tail))
+    _writable_tree(target)
+    if not relocatable:
+        done.write_text("")
+    else:
+        try:
+            target.rename(prefix)
+        except OSError:  # another process installed it meanwhile
+            shutil.rmtree(target, ignore_errors=True)
+    return prefix / exe
+
+
+def _python_version(python: str) -> tuple | None:
     try:
-        tmp.rename(prefix)
-    except OSError:  # another process installed it meanwhile
-        shutil.rmtree(tmp, ignore_errors=True)
+        done = subprocess.run([python, "-c", "import sys, venv; print(*sys.version_info[:3])"],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    parts = done.stdout.split()
+    return tuple(int(p) for p in parts) if done.returncode == 0 and len(parts) == 3 else None
+
+
+def python_at_least(minimum: tuple) -> tuple[str, tuple] | None:
+    """(path, version) of a Python ≥ `minimum` on this machine, the newest found: the
+    `python3.N` commands on the PATH (a pyenv shim that is not selected fails and is passed
+    over), then pyenv's installed versions (`pyenv root`, `$PYENV_ROOT`, `~/.pyenv`)."""
+    candidates = []
+    for minor in range(minimum[1] + 4, minimum[1] - 1, -1):
+        found = shutil.which(f"python{minimum[0]}.{minor}")
+        if found:
+            candidates.append(found)
+    roots = [os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")]
+    if shutil.which("pyenv"):
+        roots.insert(0, subprocess.run(["pyenv", "root"], capture_output=True,
+                                       text=True).stdout.strip())
+    for root in dict.fromkeys(r for r in roots if r):
+        versions = Path(root) / "versions"
+        if versions.is_dir():
+            candidates += sorted((str(p) for p in versions.glob("*/bin/python3.*")
+                                  if p.name.count(".") == 1 and p.name[8:].isdigit()),
+                                 reverse=True)
+    best = None
+    for candidate in candidates:
+        version = _python_version(candidate)
+        if version and version[:2] >= minimum and (best is None or version > best[1]):
+            best = (os.path.realpath(candidate), version)
+    return best
+
+
+def _python_for_agent(python: str, version: tuple) -> tuple[str, dict]:
+    """(interpreter, environment it needs) the agent user can run: `python` itself when
+    others can reach it, else a copy of its installation in the cache (a pyenv under /root,
+    mode 0700, is not reachable), without its tests and site-packages; the copy finds its
+    libpython through LD_LIBRARY_PATH (the binary's RUNPATH names the original folder)."""
+    if os.geteuid() != 0 or _reachable_by_others(python):
+        return python, {}
+    prefix = Path(python).parent.parent
+    copy = CACHE / f"python-{'.'.join(map(str, version))}"
+    major_minor = f"python{version[0]}.{version[1]}"
+    if not (copy / ".installed").exists():
+        shutil.rmtree(copy, ignore_errors=True)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        os.chmod(CACHE, 0o755)
+        skip = shutil.ignore_patterns("test", "site-packages", "config-*", "idlelib",
+                                      "tkinter", "turtledemo", "*.a")
+        shutil.copytree(prefix / "bin", copy / "bin", symlinks=True,
+                        ignore=shutil.ignore_patterns("*-config", "idle*", "pydoc*", "2to3*"))
+        shutil.copytree(prefix / "lib", copy / "lib", symlinks=True, ignore=skip)
+        (copy / "lib" / major_minor / "site-packages").mkdir(exist_ok=True)
+        if (prefix / "include").is_dir():
+            shutil.copytree(prefix / "include", copy / "include", symlinks=True)
+        _writable_tree(copy)
+        (copy / ".installed").write_text("")
+    return str(copy / "bin" / major_minor), {"LD_LIBRARY_PATH": str(copy / "lib")}
+
+
+def _install_pypi(name: str, package: str, version: str, binary: str) -> Path:
+    """A PyPI client in a venv of its own, made with a Python its package supports."""
+    minimum = PYPI_CLIENTS[name]
+    found = python_at_least(minimum)
+    wanted = ".".join(map(str, minimum))
+    if found is None:
+        pytest.skip(f"{name}: {package} needs Python ≥ {wanted} and none is installed here "
+                    f"(looked for python{wanted}+ on the PATH and in pyenv)")
+    python, env = _python_for_agent(*found)
+    env = dict(os.environ, **env)
+
+    def pip_install(venv: Path):
+        made = subprocess.run([python, "-m", "venv", str(venv)], capture_output=True,
+                              text=True, env=env)
+        if made.returncode != 0:
+            return made
+        proc = subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+             "--disable-pip-version-check", f"{package}=={version}"],
+            capture_output=True, text=True, timeout=1800, env=env)
+        return None if proc.returncode == 0 else proc
+
+    exe = _install_once(name, f"{package}=={version} from PyPI",
+                        CACHE / f"{name}-{version}", Path("bin") / binary, pip_install,
+                        relocatable=False)
+    _CLIENT_ENV[name] = {k: v for k, v in env.items() if k == "LD_LIBRARY_PATH"}
     return exe
+
+
+_CLIENT_ENV: dict = {}
+
+
+def client_env(name: str) -> dict:
+    """What the environment of a client installed by `install_client` must hold (a PyPI
+    client on a copied interpreter: its LD_LIBRARY_PATH); empty for the others."""
+    return dict(_CLIENT_ENV.get(name, {}))
 
 
 @dataclass(frozen=True)
