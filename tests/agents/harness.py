@@ -476,7 +476,37 @@ class Tmux:
         subprocess.run(self.base + ["send-keys", "-t", self.name, *keys], capture_output=True)
 
     def stop(self) -> None:
+        """End the session, and whatever the client left running from its workspace (Codex's
+        TUI starts an app-server daemon from a copy under HOME that outlives the terminal)."""
         subprocess.run(self.base + ["kill-server"], capture_output=True)
+        stop_strays(self.ws)
+
+
+def stop_strays(ws: Workspace) -> list:
+    """Stop the agent user's processes whose program lives under the workspace's root (by
+    PID, each one found): what a client left behind there. Returns the PIDs stopped."""
+    import signal
+
+    root = str(ws.root).rstrip("/") + "/"
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != ws.user.uid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                program = f.read().split(b"\0", 1)[0].decode(errors="replace")
+        except OSError:
+            continue
+        if program.startswith(root):
+            found.append(int(entry))
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return found
 
 
 def wait_for(predicate, timeout: float = 10.0, step: float = 0.05) -> bool:

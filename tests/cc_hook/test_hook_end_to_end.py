@@ -606,6 +606,7 @@ def test_claude_asks_for_the_rewritten_command_where_it_would_prompt(installs, m
         '.claude/settings.local.json')
     done = run([CC_HOOK, "test", "claude", command], install.env, install.project)
     assert "asks you first, then runs filtered" in done.stdout, done.stdout
+    assert 'Not to be asked again: add "Bash(pytest:*)"' in done.stdout, done.stdout
 
 
 def test_claude_the_rule_the_prompt_names_stops_the_prompt_and_keeps_the_filter(installs):

@@ -18,7 +18,8 @@ With the hook, every approved command reaches the model compacted after it ran (
 `{"decision": "block", "reason": …}`: the reason is what the model receives), Codex's header
 `Process exited with code N` kept; `git status` is rewritten before it runs. (The TUI's own
 header also has `Chunk ID` and `Wall time` lines; the hook's answer keeps the exit code line
-and the output.)
+and the output.) The TUI starts an app-server daemon from a copy of itself under
+`~/.codex/packages/`, which outlives the terminal: the session stops it (harness.stop_strays).
 """
 from __future__ import annotations
 
@@ -147,6 +148,12 @@ def test_every_approved_command_ran_and_the_declined_push_did_not(sessions):
         ran = [c for c, _asks, answer, *_ in run["table"] if answer != "no"]
         assert len(run["outputs"]) == len(ran), (hooked, run["outputs"], run["screen"][-2000:])
         assert run["ws"].remote_head() == run["initial"], hooked
+
+
+def test_nothing_the_client_started_outlives_the_session(sessions):
+    """The TUI's app-server daemon (a copy under HOME) is stopped with the session."""
+    for run in sessions.values():
+        assert harness.stop_strays(run["ws"]) == []
 
 
 def test_after_approval_the_model_receives_compacted_output(sessions):
