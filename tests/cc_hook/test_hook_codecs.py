@@ -339,6 +339,7 @@ ENCODE_CASES = [
                    exit_code=1, filtered="FAILED t.py::x\n"),
      {"result": "[Command exited with code 1]\nFAILED t.py::x\n"}),
     ("cline", dict(record("cline", rewritten=None, event={"phase": "post"}), exit_code=0),
+     None),
     # Mistral Vibe: the command is never changed; a deny is answered, nothing else
     ("vibe", record("vibe", decision="deny", reason="r"),
      {"decision": "deny", "reason": "contextcrawler: r"}),
