@@ -8,8 +8,7 @@ never writing them. Lines that are not JSON objects are skipped and counted, nev
 import glob
 import os
 
-from cc_hook.transcript import (KEPT_OUTPUT_CHARS, History, Session, ShellCall,  # noqa: F401
-                                Usage, json_lines, parse_ts)
+from cc_hook.transcript import History
 
 
 def transcript_agents():

@@ -7,7 +7,8 @@ import pytest
 
 from agent_history import CLAUDE_PROJECTS, place
 from cc_track import learn, store
-from cc_track.history import ShellCall, read_history
+from cc_hook.transcript import ShellCall
+from cc_track.history import read_history
 from cc_track.ingest import ingest_spool
 from cc_track.sessions import link_history
 from track_records import CC_TRACK

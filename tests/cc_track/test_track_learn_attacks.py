@@ -12,7 +12,8 @@ import pytest
 
 from agent_history import CLAUDE_PROJECTS, RECORDED_PROJECT
 from cc_track import learn
-from cc_track.history import ShellCall, read_history
+from cc_hook.transcript import ShellCall
+from cc_track.history import read_history
 from track_records import CC_TRACK
 
 NO_CODEX = "/nonexistent-codex-home"

@@ -19,7 +19,7 @@ hook leaves, after the hook. Answers:
   (cc_hook.hook_script.FAIL_CLOSED_AGENTS), which the rule installed for rewritten commands
   would otherwise let through unchecked.
 """
-from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
+from ..record import decision_of, deny_reason, rewritten_of, tool_event_record, updated_input
 
 TITLE = "Gemini CLI"
 NAME = "gemini"
@@ -39,14 +39,7 @@ POLICY_FILE = "ctxcrl.toml"
 
 
 def decode(event: dict) -> dict | None:
-    if event.get("tool_name") not in SHELL_TOOLS:
-        return None
-    if event.get("hook_event_name", EVENT_NAME) != EVENT_NAME:
-        return None
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict):
-        return None
-    return command_record(NAME, event, tool_input)
+    return tool_event_record(NAME, event, SHELL_TOOLS, EVENT_NAME)
 
 
 def encode(record: dict) -> dict | None:
