@@ -54,15 +54,17 @@ _GLOB_CHARS = "*?["
 class GateDecision:
     """`decision` is allow|ask|deny; `reason` names the rule (or construct) that decided."""
 
-    __slots__ = ("decision", "reason", "rule", "rewrite_on_ask")
+    __slots__ = ("decision", "reason", "rule", "prompts")
 
-    def __init__(self, decision: str, reason: str, rule=None, rewrite_on_ask: bool = False):
+    def __init__(self, decision: str, reason: str, rule=None, prompts: bool = False):
         self.decision = decision
         self.reason = reason
         self.rule = rule
-        #: "ask", and the agent asks the same about the rewritten command as about the original
-        #: (its own prompt stays, the approved run is filtered): the hook may rewrite it
-        self.rewrite_on_ask = rewrite_on_ask
+        #: "ask", and the user will surely see a prompt for this command, whether the hook
+        #: rewrites it or not (Claude Code: the hook's own ask; Gemini CLI: the client's, as
+        #: about the original): the rewrite is safe because the user approves what runs.
+        #: The record's `"prompts": true` (ARCHITECTURE §3).
+        self.prompts = prompts
 
     def __repr__(self):
         return f"GateDecision({self.decision!r}, {self.reason!r})"

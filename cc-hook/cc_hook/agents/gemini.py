@@ -9,7 +9,7 @@ Gemini's own decision words: only "deny" / "block" refuse (the reason reaches th
 hook leaves, after the hook. Answers:
 - gate allow, rewritten → {"decision": "allow", "hookSpecificOutput": {"tool_input":
   {<tool_input>, "command": R}}} (cc-gate allowed it only after judging R with Gemini's rules);
-- gate ask with "rewrite_on_ask" (an interactive session where Gemini asks about the
+- gate ask with "prompts" (an interactive session where Gemini asks about the
   rewritten command exactly as about the original) → {"hookSpecificOutput": {"tool_input":
   {…, "command": R}}} with no decision: the client's own prompt shows R, and the approved
   run is filtered;
@@ -49,7 +49,7 @@ def encode(record: dict) -> dict | None:
     rewritten = rewritten_of(record)
     if rewritten is None:
         return None
-    if decision == "ask" and record.get("rewrite_on_ask") is True:
+    if decision == "ask" and record.get("prompts") is True:
         # no decision: the Policy Engine asks about the rewritten command, as it would about
         # the original (cc-gate checked that in every approval mode)
         return {"hookSpecificOutput": {"tool_input": updated_input(record, rewritten)}}
