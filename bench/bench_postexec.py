@@ -1,12 +1,12 @@
 """Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
-Kilo CLI and Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
+Kilo CLI, pi and Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
 (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
 - OpenCode and Kilo CLI: the plugin's two pipelines (the shell commands it spawns) on the
-  events it sends.
+  events it sends; pi: its extension's two pipelines the same way.
 
 Then, for information, what the real client sees per shell call (tests/agents harness, the
 pinned clients, a scripted model): the time from the model's tool call to the next model
@@ -49,6 +49,14 @@ def _opencode_events(cwd: str):
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
+def _pi_events(cwd: str):
+    pre = {"type": "tool_call", "toolName": "bash", "toolCallId": "call_1",
+           "input": {"command": "git status"}, "cwd": cwd}
+    post = dict(pre, type="tool_result", content=[{"type": "text", "text": STATUS}],
+                details={}, isError=False)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
 def _plugin_pipelines(path: str) -> list:
     text = open(path, encoding="utf-8").read()
     found = []
@@ -61,7 +69,7 @@ def _plugin_pipelines(path: str) -> list:
 def _hook_rows(ctx) -> list:
     with ctx.scratch("postexec") as tmp:
         env = ctx.private_env(tmp, drop=("XDG_CONFIG_HOME",))
-        project, failed = ctx.install_hooks(tmp, env, ["copilot", "opencode", "kilo"],
+        project, failed = ctx.install_hooks(tmp, env, ["copilot", "opencode", "kilo", "pi"],
                                             "post-execution hooks: install")
         if failed:
             return [failed]
@@ -72,6 +80,9 @@ def _hook_rows(ctx) -> list:
         kilo_pre, kilo_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".config", "kilo", "plugins", "ctxcrl.ts"))
         cp_pre, cp_post = _copilot_events(project)
+        pi_pre, pi_post = _plugin_pipelines(
+            os.path.join(env["HOME"], ".pi", "agent", "extensions", "ctxcrl.ts"))
+        pi_pre_event, pi_post_event = _pi_events(project)
         cases = [
             ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,
              None),
@@ -85,6 +96,10 @@ def _hook_rows(ctx) -> list:
              None),
             ("kilo tool.execute.after (git status result filtered)",
              ["/bin/sh", "-c", kilo_post], post, b'"output"'),
+            ("pi tool_call (extension pipeline)", ["/bin/sh", "-c", pi_pre], pi_pre_event,
+             None),
+            ("pi tool_result (git status result filtered)", ["/bin/sh", "-c", pi_post],
+             pi_post_event, b'"content"'),
         ]
         out = []
         for name, argv, stdin, expect in cases:
@@ -126,7 +141,14 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
 
 
 def _run_client(agent, exe, ws, server, harness):
-    if agent == "copilot":
+    if agent == "pi":
+        ws.write(".pi/agent/models.json", json.dumps({"providers": {"scripted": {
+            "baseUrl": server.url + "/v1", "api": "openai-completions", "apiKey": "none",
+            "models": [{"id": "scripted"}]}}}))
+        env = {"PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1"}
+        argv = [str(exe), "-p", "--provider", "scripted", "--model", "scripted",
+                "--no-session", "Work."]
+    elif agent == "copilot":
         env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
                "COPILOT_MODEL": "scripted"}
         argv = [str(exe), "-p", "Work.", "--no-auto-update", "--allow-tool", "shell(git:*)"]
@@ -149,7 +171,7 @@ def _run_client(agent, exe, ws, server, harness):
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode", "kilo"):
+    for agent in ("copilot", "opencode", "kilo", "pi"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest

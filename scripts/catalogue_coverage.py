@@ -32,7 +32,7 @@ def week(path: str = WEEK) -> list[tuple[int, str]]:
 
 def routes(rows, cwd: str = WEEK_DIR) -> list[tuple[int, str, str, str]]:
     """(runs, command, filter or '', how: 'own' | 'fallback' | 'none: why')."""
-    from cc_filter import catalogue
+    from cc_filter.choose import catalogue
     from cc_peel.keys import key_of
 
     out = []

@@ -20,8 +20,10 @@ snapshot of `result.output`) use this module.
 """
 import os
 
-from cc_filter import catalogue, guard, keys
-from cc_filter.tee import TeePolicy
+from cc_filter.choose import catalogue, keys
+
+from cc_filter.run import guard
+from cc_filter.run.tee import TeePolicy
 from ctxcrl.spool import estimate_tokens
 
 CASE_KEYS = ("command", "exit_code", "source", "contains", "not_contains", "matches", "equals",

@@ -169,16 +169,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         fast = parse_run(argv)
         if fast is not None:
-            from cc_filter import runner
+            from cc_filter.run import runner
 
             return runner.run(fast[1], filter_name=fast[0], then=fast[2])
         if argv == ["result"]:
-            from cc_filter import result
+            from cc_filter.run import result
 
             return result.run_stage()
         fast = parse_pipe(argv)
         if fast is not None:
-            from cc_filter import runner
+            from cc_filter.run import runner
 
             return runner.filter_stdin(fast[0], fast[1])
         return _main_slow(argv)
@@ -193,12 +193,13 @@ def _main_slow(argv: list[str]) -> int:
     if args["<name>"] in _COMMANDS:  # docopt read a command word missing its arguments as <name>
         sys.stderr.write(_usage() + "\n")
         return EXIT_USAGE
-    from cc_filter import catalogue, commands
+    from cc_filter import commands
+    from cc_filter.choose import catalogue
 
     if args["list"] or args["which"] or args["show"] or args["test"]:
         catalogue.refresh()  # cold: also see a built-in filter edited in place
     if args["run"]:
-        from cc_filter import runner
+        from cc_filter.run import runner
 
         return runner.run(args["<argv>"], filter_name=args["--filter"], then=args["--then"])
     if args["list"]:
@@ -211,7 +212,7 @@ def _main_slow(argv: list[str]) -> int:
         return commands.test(args["<name>"], require_all=args["--require-all"],
                              fixtures=args["--fixtures"])
     if args["result"]:
-        from cc_filter import result
+        from cc_filter.run import result
 
         return result.run_stage()
     if args["trust"]:
@@ -225,7 +226,7 @@ def _main_slow(argv: list[str]) -> int:
         value = args["--exit-code"]
         sys.stderr.write(f"cc-filter: --exit-code must be an integer, not {value!r}\n")
         return EXIT_USAGE
-    from cc_filter import runner
+    from cc_filter.run import runner
 
     return runner.filter_stdin(args["<name>"], code)
 

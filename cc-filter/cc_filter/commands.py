@@ -6,7 +6,7 @@ path, so they import freely (tabulate, tomllib, shlex).
 import os
 import sys
 
-from cc_filter import catalogue, keys
+from cc_filter.choose import catalogue, keys
 from ctxcrl.console import EXIT_USAGE
 from ctxcrl import home
 
@@ -26,7 +26,7 @@ def list_filters(show_all: bool = False, cwd: str | None = None, verbose: bool =
     description. Rows fit the terminal (100 columns when not one) unless verbose."""
     from tabulate import tabulate
 
-    from cc_filter.match_words import match_words
+    from cc_filter.choose.match_words import match_words
 
     entries = catalogue.all_entries(cwd)
     seen: set = set()
@@ -102,7 +102,7 @@ def which(words: list[str], cwd: str | None = None) -> int:
         if chosen is not None:
             return 0
     if chosen is None:
-        from cc_filter import fallback
+        from cc_filter.choose import fallback
 
         generic, why_not = catalogue.fallback_for(key, cwd)
         if generic is not None:
@@ -128,7 +128,7 @@ def which(words: list[str], cwd: str | None = None) -> int:
 
 def _which_script(key: str, cwd: str | None):
     """`which` for a package script run: what the script runs and the filter that gives."""
-    from cc_filter import package_scripts
+    from cc_filter.choose import package_scripts
 
     if not package_scripts.is_script_run(key):
         return None
@@ -142,7 +142,7 @@ def _which_script(key: str, cwd: str | None):
            else f"the filter of {', '.join(resolution.keys)}")
     _print(f"filter:  {entry.name} ({how})")
     if catalogue.is_fallback(entry):
-        from cc_filter import fallback
+        from cc_filter.choose import fallback
 
         _print(f"why:     {fallback.describe()}")
     else:
@@ -246,8 +246,8 @@ def trust(path: str | None, cwd: str | None = None, yes: bool = False) -> int:
     """Show each file (content, SHA-256, risky rules), ask (or --yes), record the SHA-256 that
     was shown: the bytes read once are the bytes hashed, so a file swapped after the question
     is not the one trusted."""
-    from cc_filter import toml_filter
-    from cc_filter import trust as trust_mod
+    from cc_filter.kit import toml_filter
+    from cc_filter.choose import trust as trust_mod
 
     reason = home.untrusted_home(cwd)
     if reason:
@@ -323,7 +323,7 @@ def _confirm(question: str) -> bool:
 
 
 def untrust(path: str) -> int:
-    from cc_filter import trust as trust_mod
+    from cc_filter.choose import trust as trust_mod
 
     if trust_mod.untrust(path):
         _print(f"untrusted {os.path.abspath(path)}")
@@ -335,7 +335,7 @@ def untrust(path: str) -> int:
 def raw(name: str | None = None) -> int:
     """Print a kept raw output: the last filtered run's (`tee/last.raw`), or the tee file
     `name` (a path, or a file name in the tee directory, as a `[full output: …]` hint gives it)."""
-    from cc_filter import tee
+    from cc_filter.run import tee
 
     policy = tee.TeePolicy.from_config()
     if name is None:

@@ -90,7 +90,9 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
 
 def judge(agent: str, command: str, cwd: str, after: bool, gate=None, rewriter=None) -> Verdict:
     rewriter = rewriter or _rewriter()
-    if agent in ("opencode", "kilo"):  # the plugin: deny-only before, filter after
+    from .agents import PLUGIN_AGENTS
+
+    if agent in PLUGIN_AGENTS:  # the plugin: deny-only before, filter after
         outcome = _opencode_outcome(command, cwd, gate, after, agent)
     else:
         answer = hook_answer(agent, command, cwd, after, gate, rewriter)

@@ -104,14 +104,14 @@ class Catalogue:
     def prepare(self) -> None:
         """Read the filter index and folders for this cwd now (see Rewriter.prepare)."""
         if self._lookup is None:
-            from cc_filter.catalogue import all_entries
+            from cc_filter.choose.catalogue import all_entries
 
             self._catalogue_lookup()
-            all_entries(self.cwd)  # cached by cc_filter.catalogue for the lookups to come
+            all_entries(self.cwd)  # cached by cc_filter.choose.catalogue for the lookups to come
 
     def _catalogue_lookup(self):
         if self._lookup is None:
-            from cc_filter.catalogue import lookup
+            from cc_filter.choose.catalogue import lookup
 
             self._lookup = lookup
         return self._lookup
@@ -130,7 +130,7 @@ class Catalogue:
         if entry is not None:
             name = getattr(entry, "name", None) or (entry if isinstance(entry, str) else "?")
             if getattr(entry, "tier", None) == "built-in" and name == FALLBACK_FILTER:
-                from cc_filter.fallback import program_found
+                from cc_filter.choose.fallback import program_found
 
                 if not program_found(key.split(" ", 1)[0], self.cwd):
                     name = None  # a shell function or alias: cc-filter could not run it

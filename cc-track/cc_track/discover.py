@@ -2,7 +2,7 @@
 
 Reads `~/.claude/projects/*/*.jsonl` (or `$CLAUDE_CONFIG_DIR/projects/…`), pairs every Bash
 `tool_use` with its `tool_result`, and asks the rest of contextcrawler what it would have
-done with the command: `cc_rewrite` for the rewritten form, `cc_filter.catalogue` for the
+done with the command: `cc_rewrite` for the rewritten form, `cc_filter.choose.catalogue` for the
 filter, `cc_peel` for the key. Commands it would have rewritten are "missed"; their estimated
 saving is the result's tokens × the median savings ratio of that filter in tracking.db, or
 DEFAULT_SAVINGS_RATIO when tracking.db has no runs of it yet. Commands with no filter are
@@ -133,7 +133,7 @@ def _take_entry(scan: SessionScan, entry: dict, since, project) -> None:
 # --- what contextcrawler would have done -----------------------------------------------------
 
 class Integrations:
-    """The other tools' libraries: cc_peel, cc_filter.catalogue, cc_rewrite. Discover degrades
+    """The other tools' libraries: cc_peel, cc_filter.choose.catalogue, cc_rewrite. Discover degrades
     gracefully when one is missing (no peel: whitespace split; no catalogue: nothing has a
     filter; no cc_rewrite: `cc-filter run ` before each plain top-level segment with a filter).
     `lookup` replaces the catalogue (tests use a fixed one)."""
@@ -146,7 +146,7 @@ class Integrations:
             peel = None
         if lookup is None:
             try:
-                from cc_filter.catalogue import lookup as catalogue_lookup
+                from cc_filter.choose.catalogue import lookup as catalogue_lookup
 
                 def lookup(key, cwd=None):
                     return catalogue_lookup(key, cwd, warn=False)

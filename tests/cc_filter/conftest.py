@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from cc_filter import catalogue
+from cc_filter.choose import catalogue
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))

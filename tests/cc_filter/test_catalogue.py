@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from cc_filter import catalogue, trust
+from cc_filter.choose import catalogue, trust
 
 from filter_testkit import REPO, toml_filter
 
-PY_FILTER = '''from cc_filter.filter import Filter
+PY_FILTER = '''from cc_filter.kit.filter import Filter
 
 
 class {cls}(Filter):
@@ -202,7 +202,7 @@ def test_literal_lookup_imports_no_re_and_no_toml(ctxcrl_home, user_filters):
     nor any filter module."""
     user_filters.write("demo-lit", toml_filter("demo-lit", "^(demo-lit|demo-alias)(\\s|$)"))
     env = dict(os.environ)
-    code = ("import sys; from cc_filter import catalogue; "
+    code = ("import sys; from cc_filter.choose import catalogue; "
             "a = catalogue.lookup('demo-alias x'); b = catalogue.has_filter('git status'); "
             "c = catalogue.has_filter('zzz-not-a-command'); "
             "heavy = [m for m in ('re', 'tomllib', 'json', 'hashlib') if m in sys.modules]; "
@@ -222,7 +222,7 @@ UNFILTERED_KEYS = ["python manage.py runserver", "python3 script.py", "node app.
 def test_the_builtin_catalogue_needs_no_re_for_common_unfiltered_commands():
     """The keys an agent runs most that have no filter are answered from literal prefixes
     alone: `import re` costs ~10 ms, on every agent command."""
-    code = ("import sys; from cc_filter import catalogue; "
+    code = ("import sys; from cc_filter.choose import catalogue; "
             f"found = [k for k in {UNFILTERED_KEYS!r} if catalogue.has_filter(k)]; "
             "print(found, 're' in sys.modules)")
     _probe(code, dict(os.environ))  # builds the index
@@ -283,7 +283,7 @@ def test_no_environment_variable_trusts_a_project_filter(project, monkeypatch, c
 
 
 def test_risky_rules_are_named():
-    from cc_filter.toml_filter import parse_filter_file
+    from cc_filter.kit.toml_filter import parse_filter_file
 
     spec = parse_filter_file("p.toml", {"schema_version": 1, "filter": {
         "name": "p", "match_command": "^.*", "strip_lines_matching": [".*"],

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from cc_filter.match_words import match_words
+from cc_filter.choose.match_words import match_words
 
 from filter_testkit import cc_filter
 

@@ -1,4 +1,4 @@
-"""`cc-filter run --then=…`: the answer judged after the pipe (cc_filter/consumer.py)."""
+"""`cc-filter run --then=…`: the answer judged after the pipe (cc_filter/run/consumer.py)."""
 import os
 import subprocess
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cc_filter import consumer
-from cc_filter.spill import SpillBuffer
+from cc_filter.run import consumer
+from cc_filter.kit.spill import SpillBuffer
 
 from filter_testkit import REPO, cc_filter, spool_records
 
@@ -102,7 +102,7 @@ def test_a_long_run_read_by_head_streams_raw_when_its_cut_would_lose_a_match():
     """Past STREAM_AFTER the answer is written as it comes; with a `head` after the pipe the
     filtered lines stream only if they already fill its cut with every fact: a grouped search
     (`path:` headers) would show fewer matches than the raw `head -5`, so the raw streams."""
-    from cc_filter import guard as guard_mod
+    from cc_filter.run import guard as guard_mod
     from cc_filter.filters.files import grep
 
     raw = "".join(f"src/m{i}.py:{j}:    value = compute({j})\n"

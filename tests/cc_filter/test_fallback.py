@@ -4,7 +4,9 @@ import os
 
 import pytest
 
-from cc_filter import catalogue, cli, fallback
+from cc_filter import cli
+
+from cc_filter.choose import catalogue, fallback
 from cc_filter.filters._long_output import Collapser, LongOutput, is_error_line
 from cc_filter.filters.generic._diff_cut import FILE_KEEP, DiffCut, looks_like_diff
 from cc_filter.filters.generic.generic import THRESHOLD, Generic

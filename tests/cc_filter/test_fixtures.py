@@ -2,7 +2,7 @@
 <case>.out, the ecosystem folder mirroring the filter's (cc_filter/filters/<ecosystem>/).
 
 Each case's raw output goes through its filter under the runner's own safety rules (the code
-path `cc-filter run` uses, cc_filter/guard.py) and must satisfy what the case states plus the
+path `cc-filter run` uses, cc_filter/run/guard.py) and must satisfy what the case states plus the
 invariants (routing, never empty, never worse, failure visible, tee hint, chunking-independent
 output, savings ≥ 60 % on 20+ raw lines) — see cc_filter/cases.py. The full filtered output is
 kept as a pytest-snapshot snapshot in tests/snapshots/<ecosystem>/<filter>/<case>.txt; refresh with
@@ -12,7 +12,9 @@ import os
 
 import pytest
 
-from cc_filter import cases, catalogue
+from cc_filter import cases
+
+from cc_filter.choose import catalogue
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(REPO, "tests", "fixtures")

@@ -2,9 +2,9 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cc_filter import guard
-from cc_filter.filter import Filter
-from cc_filter.tee import TeePolicy
+from cc_filter.run import guard
+from cc_filter.kit.filter import Filter
+from cc_filter.run.tee import TeePolicy
 
 
 class Upper(Filter):

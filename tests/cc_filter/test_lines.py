@@ -1,7 +1,7 @@
-"""The shared line helpers filters use (cc_filter.lines)."""
+"""The shared line helpers filters use (cc_filter.kit.lines)."""
 import pytest
 
-from cc_filter import lines
+from cc_filter.kit import lines
 
 
 @pytest.mark.parametrize("raw,clean", [
@@ -54,7 +54,7 @@ def test_has_line_longer_than(lengths, limit, expected):
 
 
 def test_a_marker_for_one_line_says_line():
-    from cc_filter.lines import omitted, truncated
+    from cc_filter.kit.lines import omitted, truncated
     assert omitted(1) == "... (1 line omitted)" and omitted(2) == "... (2 lines omitted)"
     assert omitted(1, "no test files lines") == "... (1 no test files line omitted)"
     assert omitted(1, "passing tests") == "... (1 passing test omitted)"

@@ -23,8 +23,10 @@ from collections import Counter
 
 import pytest
 
-from cc_filter import cases, catalogue
-from cc_filter.lines import strip_ansi
+from cc_filter import cases
+
+from cc_filter.choose import catalogue
+from cc_filter.kit.lines import strip_ansi
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(REPO, "tests", "fixtures")

@@ -1,8 +1,8 @@
-"""cc_filter.options: an option's values in every spelling, and the filters that pass a
+"""cc_filter.kit.options: an option's values in every spelling, and the filters that pass a
 format they do not read through untouched."""
 import pytest
 
-from cc_filter.options import asks_other_format, option_values
+from cc_filter.kit.options import asks_other_format, option_values
 
 
 @pytest.mark.parametrize("argv, values", [
@@ -50,7 +50,7 @@ def test_a_format_the_filter_does_not_read_is_asked_for(argv, other):
 def test_filters_pass_formats_they_do_not_read_through(module, argv, passthrough):
     import importlib
 
-    from cc_filter.filter import Filter
+    from cc_filter.kit.filter import Filter
 
     mod = importlib.import_module(f"cc_filter.filters.{module}")
     (cls,) = [c for c in vars(mod).values() if isinstance(c, type) and issubclass(c, Filter)

@@ -3,7 +3,9 @@ import json
 
 import pytest
 
-from cc_filter import catalogue, cli, package_scripts
+from cc_filter import cli
+
+from cc_filter.choose import catalogue, package_scripts
 from cc_rewrite.refusals import RewriteSettings
 from cc_rewrite.rewrite import Catalogue, rewrite
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cc_filter import patterns
+from cc_filter.kit import patterns
 
 
 @pytest.mark.parametrize("pattern,forms", [
@@ -162,7 +162,7 @@ def test_a_user_filter_with_an_unsafe_regex_is_skipped_with_one_warning(
     compiles the regex (re.compile would hang on this key)."""
     path = user_filters.write("redos", f'schema_version = 1\n[filter]\nname = "redos"\n{rule}\n')
     word = "a" * 40 + "!"
-    from cc_filter import catalogue
+    from cc_filter.choose import catalogue
 
     assert catalogue.lookup(f"{word} x") is None and catalogue.lookup("redos x") is None
     err = capsys.readouterr().err.splitlines()
@@ -201,7 +201,7 @@ def test_a_user_filter_with_an_unsafe_regex_is_skipped_with_one_warning(
     ("^(", None),  # does not parse
 ])
 def test_line_start_body(pattern, body):
-    from cc_filter.patterns import line_start_body
+    from cc_filter.kit.patterns import line_start_body
 
     assert line_start_body(pattern) == body
 
@@ -211,6 +211,6 @@ def test_line_start_body(pattern, body):
     ("\\s$", False), ("[^a]", False), ("(?s).", False), ("a\\Z", False), ("(", False),
 ])
 def test_line_local(pattern, local):
-    from cc_filter.patterns import line_local
+    from cc_filter.kit.patterns import line_local
 
     assert line_local(pattern) is local

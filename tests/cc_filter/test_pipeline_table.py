@@ -19,8 +19,10 @@ import sys
 
 import pytest
 
-from cc_filter import catalogue, consumer, guard, keys
-from cc_filter.tee import TeePolicy
+from cc_filter.choose import catalogue, keys
+
+from cc_filter.run import consumer, guard
+from cc_filter.run.tee import TeePolicy
 from cc_rewrite.refusals import RewriteSettings
 from cc_rewrite.rewrite import Catalogue, rewrite
 from ctxcrl.spool import estimate_tokens

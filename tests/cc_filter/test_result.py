@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cc_filter.result import filter_result
+from cc_filter.run.result import filter_result
 
 BIN = os.path.dirname(sys.executable)
 # Real `git status` output (git 2.39, this repository's test project), long format.

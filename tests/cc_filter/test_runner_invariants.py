@@ -13,8 +13,10 @@ import time
 
 import pytest
 
-from cc_filter import cli, runner
-from cc_filter.catalogue import Entry
+from cc_filter import cli
+
+from cc_filter.run import runner
+from cc_filter.choose.catalogue import Entry
 
 from filter_testkit import cc_filter, spool_records, toml_filter
 
@@ -123,8 +125,8 @@ def test_streaming_bounded_memory(tmp_path, user_filters, demo_bin):
 
 def test_streaming_lines_reach_the_filter_as_they_come(capfd):
     """The guard hands every complete line to the filter per chunk, before the end."""
-    from cc_filter.filter import Filter
-    from cc_filter.guard import OutputGuard
+    from cc_filter.kit.filter import Filter
+    from cc_filter.run.guard import OutputGuard
 
     seen = []
 
@@ -144,8 +146,8 @@ def test_streaming_lines_reach_the_filter_as_they_come(capfd):
 
 
 def test_streaming_raw_spills_to_disk_not_ram():
-    from cc_filter.guard import OutputGuard
-    from cc_filter.toml_filter import make_class, parse_filter_file
+    from cc_filter.run.guard import OutputGuard
+    from cc_filter.kit.toml_filter import make_class, parse_filter_file
 
     spec = parse_filter_file("t", {"schema_version": 1, "filter": {
         "name": "t", "match_command": "^t", "head_lines": 2}})
@@ -185,8 +187,8 @@ def test_never_empty_uses_on_empty(capfd, user_filters, demo_bin):
 
 
 def test_never_empty_without_on_empty_prints_raw(capfd, user_filters, demo_bin):
-    from cc_filter.filter import Filter
-    from cc_filter.guard import apply
+    from cc_filter.kit.filter import Filter
+    from cc_filter.run.guard import apply
 
     class DropAll(Filter):
         name = "drop"
@@ -250,7 +252,7 @@ def test_nothing_lost_tee_on_dropped_output(capfd, ctxcrl_home, user_filters, de
 
 
 def test_nothing_lost_hint_uses_short_home_path(monkeypatch, tmp_path):
-    from cc_filter import tee
+    from cc_filter.run import tee
 
     monkeypatch.setenv("HOME", str(tmp_path))
     assert tee.hint(str(tmp_path / ".local/share/ctxcrl/tee/1_x.log")) == \
@@ -312,7 +314,7 @@ class Boom:
 
 def _python_entry(tmp_path, body, name="demo-py"):
     module = tmp_path / f"{name.replace('-', '_')}.py"
-    module.write_text("from cc_filter.filter import Filter\n" + body)
+    module.write_text("from cc_filter.kit.filter import Filter\n" + body)
     return Entry(name, "^x", "python", "built-in", str(module),
                  module=f"_test_filters_{tmp_path.name}.{name.replace('-', '_')}",
                  class_name="Demo")
@@ -509,9 +511,9 @@ def test_long_run_streams_the_winner_of_never_worse(ctxcrl_home):
     """Past guard.STREAM_AFTER raw bytes the answer is written as it comes: the filtered
     lines when they are smaller — the end then only adds (failure tail, tee hint) —, else the
     raw output, byte for byte, with the filter dropped."""
-    from cc_filter.guard import STREAM_AFTER, OutputGuard
-    from cc_filter.tee import TeePolicy
-    from cc_filter.toml_filter import make_class, parse_filter_file
+    from cc_filter.run.guard import STREAM_AFTER, OutputGuard
+    from cc_filter.run.tee import TeePolicy
+    from cc_filter.kit.toml_filter import make_class, parse_filter_file
 
     def guard_for(**stages):
         spec = parse_filter_file("t", {"schema_version": 1, "filter": {
@@ -690,10 +692,10 @@ def test_a_streamed_run_keeps_only_the_raw_head_and_tail_the_tee_needs(ctxcrl_ho
     """Once the filtered answer streams, the raw output only feeds the tee file (head and
     tail, `max_file_size`): memory and disk stay bounded however long the run, and the tee
     file still holds the first and the last lines."""
-    from cc_filter.guard import STREAM_AFTER, OutputGuard
-    from cc_filter.spill import HeadTailBuffer
-    from cc_filter.tee import TeePolicy
-    from cc_filter.toml_filter import make_class, parse_filter_file
+    from cc_filter.run.guard import STREAM_AFTER, OutputGuard
+    from cc_filter.kit.spill import HeadTailBuffer
+    from cc_filter.run.tee import TeePolicy
+    from cc_filter.kit.toml_filter import make_class, parse_filter_file
 
     spec = parse_filter_file("t", {"schema_version": 1, "filter": {
         "name": "t", "match_command": "^t", "strip_lines_matching": ["^noise"]}})

@@ -1,6 +1,6 @@
-"""The lines that stand out (cc_filter/standout.py): telling, rare, and when neither counts."""
-from cc_filter import standout
-from cc_filter.standout import Standout, looks_like_log, shape, telling
+"""The lines that stand out (cc_filter/kit/standout.py): telling, rare, and when neither counts."""
+from cc_filter.kit import standout
+from cc_filter.kit.standout import Standout, looks_like_log, shape, telling
 
 
 def test_a_shape_drops_digits_and_hex_ids():

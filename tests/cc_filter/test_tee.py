@@ -4,8 +4,8 @@ import time
 
 import pytest
 
-from cc_filter import tee
-from cc_filter.spill import SpillBuffer
+from cc_filter.run import tee
+from cc_filter.kit.spill import SpillBuffer
 
 
 def test_file_name_is_time_and_command_words():
@@ -139,7 +139,7 @@ def test_last_raw_is_replaced_and_linked_to_the_tee_file(tmp_path):
 def test_head_tail_buffer_fills_its_head_then_keeps_the_tail():
     """Streaming starts at 1 MB while max_file_size/2 is 8 MiB: the head keeps filling up to
     its half, then only the tail moves (a bug once left the tee file unwritable)."""
-    from cc_filter.spill import HeadTailBuffer
+    from cc_filter.kit.spill import HeadTailBuffer
 
     source = SpillBuffer()
     source.write(b"a" * 100)

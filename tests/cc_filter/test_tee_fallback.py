@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from cc_filter import tee
-from cc_filter.spill import SpillBuffer
+from cc_filter.run import tee
+from cc_filter.kit.spill import SpillBuffer
 from ctxcrl import home
 
 

@@ -6,8 +6,10 @@ import time
 
 import pytest
 
-from cc_filter import cli, tee
-from cc_filter.spill import SpillBuffer
+from cc_filter import cli
+
+from cc_filter.run import tee
+from cc_filter.kit.spill import SpillBuffer
 
 from filter_testkit import toml_filter
 

@@ -5,8 +5,10 @@ import os
 
 import pytest
 
-from cc_filter import cli, tee
-from cc_filter.spill import SpillBuffer
+from cc_filter import cli
+
+from cc_filter.run import tee
+from cc_filter.kit.spill import SpillBuffer
 from ctxcrl import home
 
 from filter_testkit import toml_filter
@@ -225,7 +227,7 @@ def test_the_overflow_uid_stands_for_root_only_inside_a_user_namespace():
     import subprocess
     import sys
 
-    from cc_filter import tee
+    from cc_filter.run import tee
 
     with open("/proc/self/uid_map") as f:
         identity = f.read().split()[:3] == ["0", "0", "4294967295"]
@@ -233,7 +235,7 @@ def test_the_overflow_uid_stands_for_root_only_inside_a_user_namespace():
         assert tee._system_owners() == (0,)
     if not shutil.which("unshare"):
         pytest.skip("unshare is not installed")
-    code = "from cc_filter.tee import _system_owners; print(_system_owners())"
+    code = "from cc_filter.run.tee import _system_owners; print(_system_owners())"
     inside = subprocess.run(["unshare", "-r", sys.executable, "-c", code], capture_output=True,
                             text=True, timeout=60)
     if inside.returncode != 0:

@@ -3,8 +3,10 @@ import os
 
 import pytest
 
-from cc_filter import cases, catalogue
-from cc_filter.toml_filter import FilterFileError, load_file, make_class, parse_filter_file
+from cc_filter import cases
+
+from cc_filter.choose import catalogue
+from cc_filter.kit.toml_filter import FilterFileError, load_file, make_class, parse_filter_file
 
 from filter_testkit import TEST_FILTERS
 
@@ -188,7 +190,7 @@ def test_streaming_batches_equal_whole_text():
 
 
 def test_regexes_see_a_bounded_prefix_of_long_lines():
-    from cc_filter.patterns import REGEX_TEXT_LIMIT
+    from cc_filter.kit.patterns import REGEX_TEXT_LIMIT
 
     long = "a" * (REGEX_TEXT_LIMIT + 10) + "TAIL"
     spec = spec_of(replace=[{"pattern": "a", "replacement": "b"}],
@@ -224,7 +226,7 @@ def test_failing_inline_case_is_reported():
 # -- the joined (whole-text) stages equal the line-by-line ones --------------------------------
 from unittest import mock  # noqa: E402
 
-from cc_filter import toml_filter  # noqa: E402
+from cc_filter.kit import toml_filter  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
@@ -323,7 +325,8 @@ def test_ascii_rules_are_not_used_where_they_differ(text):
 def test_every_built_in_toml_filter_passes_its_inline_cases(tmp_path, monkeypatch):
     """The `[[test]]` cases shipped inside the built-in TOML filters hold (what
     `cc-filter test --require-all` checks besides the fixtures)."""
-    from cc_filter import cases, catalogue
+    from cc_filter import cases
+    from cc_filter.choose import catalogue
 
     monkeypatch.setenv("CTXCRL_HOME", str(tmp_path))
     catalogue.refresh(str(tmp_path))

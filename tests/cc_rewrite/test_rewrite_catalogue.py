@@ -17,15 +17,15 @@ def real(command: str, cwd=None) -> str:
 
 @pytest.fixture(autouse=True)
 def fresh_catalogue():
-    import cc_filter.catalogue
+    import cc_filter.choose.catalogue
 
-    cc_filter.catalogue.reset()
+    cc_filter.choose.catalogue.reset()
     yield
-    cc_filter.catalogue.reset()
+    cc_filter.choose.catalogue.reset()
 
 
 def needs(*keys):
-    from cc_filter.catalogue import has_filter
+    from cc_filter.choose.catalogue import has_filter
 
     missing = [k for k in keys if not has_filter(k)]
     if missing:
@@ -67,10 +67,10 @@ def write_user_filter(ctxcrl_home, name="frobnicate", pattern="^frobnicate(\\\\s
 
 def test_adding_a_filter_makes_its_command_rewritable(ctxcrl_home):
     assert real("frobnicate --all") == "frobnicate --all"
-    import cc_filter.catalogue
+    import cc_filter.choose.catalogue
 
     write_user_filter(ctxcrl_home)
-    cc_filter.catalogue.reset()
+    cc_filter.choose.catalogue.reset()
     assert real("echo hi && frobnicate --all") == "echo hi && " + R + "frobnicate --all"
     assert real("FOO=1 timeout 9 /opt/bin/frobnicate -x 2>&1 | tail -3") == \
         "FOO=1 timeout 9 " + R + "--then=tail:3 /opt/bin/frobnicate -x 2>&1 | tail -3"

@@ -18,9 +18,9 @@ R = "cc-filter run "
 
 @pytest.fixture(autouse=True)
 def stand_in_catalogue(monkeypatch):
-    import cc_filter.catalogue
+    import cc_filter.choose.catalogue
 
-    monkeypatch.setattr(cc_filter.catalogue, "lookup", fake_lookup)
+    monkeypatch.setattr(cc_filter.choose.catalogue, "lookup", fake_lookup)
     # As in an activated venv: `cc-filter` on the PATH (records are only rewritten then).
     monkeypatch.setenv("PATH", os.path.dirname(BIN) + os.pathsep + os.environ.get("PATH", ""))
 
@@ -197,13 +197,13 @@ def test_an_internal_error_hands_the_command_back(monkeypatch, capsysbinary):
 
 
 def test_a_broken_catalogue_leaves_commands_raw(monkeypatch, capsysbinary):
-    import cc_filter.catalogue
+    import cc_filter.choose.catalogue
     import cc_rewrite.rewrite
 
     def broken(key, cwd=None):
         raise OSError("index unreadable")
 
-    monkeypatch.setattr(cc_filter.catalogue, "lookup", broken)
+    monkeypatch.setattr(cc_filter.choose.catalogue, "lookup", broken)
     monkeypatch.setattr(cc_rewrite.rewrite, "_warned", set())  # warned once per process
     code, out, err = rewrite(["git status && ls"], b"", capsysbinary)
     assert (code, out) == (1, "git status && ls\n")
@@ -276,7 +276,7 @@ def test_records_use_ctxcrl_filter_bin_even_with_a_broken_config(monkeypatch, tm
 def test_catalogue_read_before_stdin_fails_quietly(monkeypatch, capsysbinary):
     """Record mode reads the filter index before stdin (Rewriter.prepare, while the hook's
     upstream stages still run): when that fails, the records are answered as ever."""
-    import cc_filter.catalogue
+    import cc_filter.choose.catalogue
 
     calls = []
 
@@ -284,7 +284,7 @@ def test_catalogue_read_before_stdin_fails_quietly(monkeypatch, capsysbinary):
         calls.append(cwd)
         raise OSError("index unreadable")
 
-    monkeypatch.setattr(cc_filter.catalogue, "all_entries", unreadable)
+    monkeypatch.setattr(cc_filter.choose.catalogue, "all_entries", unreadable)
     rec = json.dumps({"agent": "claude", "cwd": "/", "command": "git status"})
     code, out, err = rewrite([], rec + "\n", capsysbinary)
     assert calls and (code, err) == (0, "")

@@ -30,7 +30,7 @@ NOT_LISTINGS = [
 
 @pytest.mark.parametrize("argv", LISTINGS, ids=" ".join)
 def test_listings_are_routed_to_the_env_filter(argv):
-    from cc_filter.catalogue import lookup
+    from cc_filter.choose.catalogue import lookup
 
     assert lists_environment(argv)
     entry = lookup(key_of(argv))

@@ -143,7 +143,7 @@ def test_only_displayed_or_grepped_output_is_compacted(command):
 @given(command_line())
 def test_a_then_names_exactly_the_display_stages_after_the_rewritten_one(command):
     """`--then=` carries what the later stages keep, each a head/tail count the runner reads."""
-    from cc_filter import consumer
+    from cc_filter.run import consumer
 
     out = do(command)
     for spec in re.findall(r"cc-filter run --then=(\S+) ", out):

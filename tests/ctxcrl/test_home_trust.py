@@ -91,7 +91,7 @@ def test_a_home_owned_by_someone_else_trusts_nothing(project, monkeypatch, tmp_p
 
 
 def test_a_trusted_json_others_can_write_pins_nothing(project, ctxcrl_home, monkeypatch):
-    from cc_filter import trust
+    from cc_filter.choose import trust
 
     pinned = project / ".ctxcrl" / "filters" / "p.toml"
     pinned.parent.mkdir(parents=True)
@@ -104,7 +104,7 @@ def test_a_trusted_json_others_can_write_pins_nothing(project, ctxcrl_home, monk
 
 
 def test_trust_is_never_recorded_into_a_home_inside_the_project(project, monkeypatch):
-    from cc_filter import trust
+    from cc_filter.choose import trust
 
     monkeypatch.setenv("CTXCRL_HOME", str(project / ".ctx"))
     with pytest.raises(OSError, match="lies inside the project"):
@@ -159,7 +159,7 @@ def test_a_config_file_others_can_write_is_not_read(project, ctxcrl_home, capfd)
 
 
 def test_a_user_filters_folder_others_can_write_is_skipped(project, ctxcrl_home, capfd):
-    from cc_filter import catalogue
+    from cc_filter.choose import catalogue
 
     folder = ctxcrl_home / "filters"
     folder.mkdir()

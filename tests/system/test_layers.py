@@ -52,3 +52,34 @@ def test_every_import_points_down():
 @pytest.mark.parametrize("package", sorted(FLOORS))
 def test_every_package_is_where_the_floors_say(package):
     assert os.path.isfile(os.path.join(REPO, FOLDERS[package], package, "__init__.py"))
+
+
+#: cc-filter's rooms, lowest first: the kit a filter author uses, the choice of filter, the
+#: runner side. A room imports only itself and the rooms below it; filters sit on the kit and
+#: the choice (npm-test reads package scripts, the generic filter the fallback rules), never
+#: on the runner; the CLI modules at the root sit on top of all.
+CC_FILTER_ROOMS = {"kit": 0, "choose": 1, "filters": 2, "run": 2}
+
+
+def test_cc_filter_rooms_import_downward():
+    upward = []
+    root = os.path.join(REPO, "cc-filter", "cc_filter")
+    for room, floor in CC_FILTER_ROOMS.items():
+        for base, _dirs, files in os.walk(os.path.join(root, room)):
+            for name in (n for n in files if n.endswith(".py")):
+                path = os.path.join(base, name)
+                with open(path, encoding="utf-8") as f:
+                    tree = ast.parse(f.read(), path)
+                for node in ast.walk(tree):
+                    names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                             [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0
+                             and node.module else [])
+                    for target in names:
+                        parts = target.split(".")
+                        if parts[0] != "cc_filter":
+                            continue
+                        other = parts[1] if len(parts) > 1 else None
+                        if other != room and CC_FILTER_ROOMS.get(other, 9) >= floor:
+                            upward.append(f"{os.path.relpath(path, REPO)}:{node.lineno}: "
+                                          f"{room} → {target}")
+    assert upward == []

@@ -9,7 +9,7 @@ omitted)`).
 `CoverageTable.feed(line)` returns the lines to show for a line of a table, or None when the
 line is not one (the filter handles it as before). Imports nothing heavy.
 """
-from cc_filter.lines import omitted
+from cc_filter.kit.lines import omitted
 
 THRESHOLD = 80.0
 

@@ -14,7 +14,7 @@ collapsed with identical ones. Runs of blank lines become one.
 """
 from collections import deque
 
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 #: Words that make a line worth keeping wherever it is.
 ERROR_WORDS = LazyPattern(

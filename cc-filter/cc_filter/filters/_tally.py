@@ -1,6 +1,6 @@
 """`Tally`: the lines a filter drops, counted per kind, for its `... (N <kind> omitted)` markers
 (principle 2: every omission is visible). Kinds keep the order they were first counted in."""
-from cc_filter.lines import omitted
+from cc_filter.kit.lines import omitted
 
 
 class Tally:

@@ -5,7 +5,7 @@ bloop prints the reporter's lines bare (its docs/usage.md shows the passing form
 import os
 import re
 
-from cc_filter.catalogue import lookup, reset
+from cc_filter.choose.catalogue import lookup, reset
 from cc_filter.filters.jvm.bloop import Bloop
 
 from test_sbt import SCALATEST_MIXED

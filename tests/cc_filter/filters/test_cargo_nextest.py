@@ -3,7 +3,7 @@
 import os
 
 from cc_filter.filters.rust.cargo_nextest import CargoNextest
-from cc_filter.lines import strip_ansi
+from cc_filter.kit.lines import strip_ansi
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "rust", "cargo-nextest")
 

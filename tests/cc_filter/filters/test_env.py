@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from cc_filter import guard
+from cc_filter.run import guard
 from cc_filter.filters.system.env import MASK, Env, mask_url_password, secret_name, secret_value
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "system", "env")
@@ -118,7 +118,7 @@ def test_a_redacting_filter_that_raises_withholds_instead_of_printing_raw():
 
 
 def test_a_failing_env_run_writes_no_raw_tee_and_no_raw_tail(tmp_path):
-    from cc_filter import tee
+    from cc_filter.run import tee
 
     policy = tee.TeePolicy.from_config()
     raw = b"".join(b"SECRET_TOKEN_%d=tok-%040d\n" % (i, i) for i in range(40))

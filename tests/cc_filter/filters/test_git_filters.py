@@ -12,7 +12,7 @@ import pytest
 from cc_filter.filters.git import (git_add, git_branch, git_commit, git_diff, git_fetch, git_log,
                                    git_pull, git_push, git_show, git_stash, git_status)
 from cc_filter.filters.git._git_text import condense_hint
-from cc_filter.lines import is_omission_marker
+from cc_filter.kit.lines import is_omission_marker
 
 GIT_FILTERS = [git_add.GitAdd, git_branch.GitBranch, git_commit.GitCommit, git_diff.GitDiff,
                git_fetch.GitFetch, git_log.GitLog, git_pull.GitPull, git_push.GitPush,

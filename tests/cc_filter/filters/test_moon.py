@@ -2,7 +2,7 @@
 import os
 import re
 
-from cc_filter.catalogue import lookup, reset
+from cc_filter.choose.catalogue import lookup, reset
 from cc_filter.filters.js.moon import Moon
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "js", "moon")

@@ -4,7 +4,7 @@ import shlex
 
 import pytest
 
-from cc_filter import catalogue, keys
+from cc_filter.choose import catalogue, keys
 from cc_filter.filters.js.npm_test import NpmTest
 
 

@@ -1,7 +1,7 @@
 """The pytest filter: failures kept with their assertion text, noise gone (lines from real runs)."""
 import pytest
 
-from cc_filter import catalogue, keys
+from cc_filter.choose import catalogue, keys
 from cc_filter.filters.python.pytest import Pytest
 
 FAILURE_RUN = """\

@@ -3,7 +3,7 @@ projects' documentation (each test names its source)."""
 import os
 import re
 
-from cc_filter.catalogue import lookup, reset
+from cc_filter.choose.catalogue import lookup, reset
 from cc_filter.filters.jvm.sbt import Sbt
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "jvm", "sbt")

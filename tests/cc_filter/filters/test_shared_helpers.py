@@ -1,4 +1,4 @@
-"""The helpers filters share (cc_filter.lines: CappedLines, LazyPattern, TrimmedLineFilter;
+"""The helpers filters share (cc_filter.kit.lines: CappedLines, LazyPattern, TrimmedLineFilter;
 filters/_js_test.py, _git_text.py, _rustc.py): what each promises its filters, pinned on small
 inputs (the fixture harness covers them on real output)."""
 import os
@@ -12,7 +12,7 @@ from cc_filter.filters.git import git_fetch, git_push
 from cc_filter.filters.js import _js_test, mocha, vitest
 from cc_filter.filters.git._git_text import HintBlock
 from cc_filter.filters.rust._rustc import machine_format
-from cc_filter.lines import CappedLines, LazyPattern, TrimmedLineFilter
+from cc_filter.kit.lines import CappedLines, LazyPattern, TrimmedLineFilter
 
 
 def capped(count, limit=5, head=2, tail=2, batch=None):
@@ -71,7 +71,7 @@ def test_read_gives_the_same_output_line_by_line_and_in_batches():
 
 
 def test_lazy_pattern_compiles_on_first_use():
-    code = ("import sys; from cc_filter.lines import LazyPattern; p = LazyPattern(r'(?i)ab+c');"
+    code = ("import sys; from cc_filter.kit.lines import LazyPattern; p = LazyPattern(r'(?i)ab+c');"
             "before = 're' in sys.modules; m = p.match('ABBC');"
             "print(before, m.group(0), p.sub('x', 'zabcz'), p.search('-abc') is not None)")
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,

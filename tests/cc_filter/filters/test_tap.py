@@ -5,7 +5,7 @@ import shlex
 
 import pytest
 
-from cc_filter import catalogue, keys
+from cc_filter.choose import catalogue, keys
 from cc_filter.filters.js.node_test import NodeTest
 from cc_filter.filters.js.tap import Tap
 

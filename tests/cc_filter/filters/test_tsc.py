@@ -3,7 +3,7 @@ import shlex
 
 import pytest
 
-from cc_filter import catalogue, keys
+from cc_filter.choose import catalogue, keys
 from cc_filter.filters.js.tsc import Tsc
 
 

@@ -5,7 +5,7 @@ lines to show (possibly none: the line was counted as dropped in `self.dropped_*
 A passing test's own output (the lines between its `started` and `passed` lines) is dropped
 and counted; a failing test's output is shown with it.
 """
-from cc_filter.lines import LazyPattern, omitted
+from cc_filter.kit.lines import LazyPattern, omitted
 
 _CASE = LazyPattern(r"^Test [Cc]ase '(.+)' (started|passed|failed|skipped)\b")
 _SUITE = LazyPattern(r"^Test [Ss]uite '.+' (started|passed|failed|finished)\b")

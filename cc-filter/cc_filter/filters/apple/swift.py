@@ -15,7 +15,7 @@ Other `swift` sub-commands are not matched (`swift run` is a program). Injects n
 Fixtures: published logs (no Swift toolchain here), see tests/fixtures/apple/swift/.
 """
 from cc_filter.filters.apple._xctest import TestLines
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _PROGRESS = LazyPattern(r"^(?:\[\d+/\d+\] |Building for |Compile Swift Module |Compiling |Linking |"
                         r"Planning build|Write )")

@@ -17,7 +17,7 @@ a `DVTAssertions` block), `Test Suite â€¦` started/finished lines, `Test Case â€
 Fixtures: published logs (xcodebuild cannot run here), see tests/fixtures/apple/xcodebuild/.
 """
 from cc_filter.filters.apple._xctest import TestLines
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _STEP = LazyPattern(
     r"^(?:[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+(?:\\ [A-Z][A-Za-z]*)*|Ld|Libtool|Touch|Copy|MkDir|SymLink|Strip|"

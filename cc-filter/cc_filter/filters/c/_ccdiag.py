@@ -19,7 +19,7 @@ characters), `repeated diagnostics` and `repeated linker lines`, `more diagnosti
 Imports `re` only when the first line is fed.
 """
 from cc_filter.filters._tally import Tally
-from cc_filter.lines import LazyPattern
+from cc_filter.kit.lines import LazyPattern
 
 _NOTE_LIMIT = 3
 _NOTE_WIDTH = 240

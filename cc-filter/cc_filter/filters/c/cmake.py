@@ -7,7 +7,7 @@ and `ninja: build stopped` kept, configure chatter (`-- Detecting C compiler ABI
 dropped and counted (`configure check lines`), `CMake Error` / `CMake Warning` blocks kept
 whole."""
 from cc_filter.filters.c.make import DIRECTORIES, Make
-from cc_filter.lines import LazyPattern
+from cc_filter.kit.lines import LazyPattern
 
 _PROGRESS = LazyPattern(r"^\[\s*(\d+/\d+|\d+%)\] |^(Scanning dependencies of target|"
                         r"Consolidate compiler generated dependencies of target) ")

@@ -11,9 +11,9 @@ Passes everything through when the output is not diagnostics: `-E`, `-M`/`-MM`, 
 Injects nothing. Tested with gcc / g++ 12.2.0 and clang 14.0.6 (Debian bookworm): C errors,
 -Wall -Wextra warnings, linker errors, C++ conversion errors.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.c._ccdiag import CDiagnostics
-from cc_filter.lines import strip_ansi
+from cc_filter.kit.lines import strip_ansi
 
 _PASSTHROUGH = frozenset(("-E", "-M", "-MM", "-###", "-v", "--version", "--help", "-dumpversion",
                           "-dumpmachine", "-dumpspecs", "-print-search-dirs"))

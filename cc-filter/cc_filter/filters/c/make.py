@@ -18,7 +18,7 @@ Injects nothing. Tested with GNU Make 4.3 (Debian bookworm) with gcc 12.2 recipe
 """
 from cc_filter.filters._tally import Tally
 from cc_filter.filters.c._ccdiag import CDiagnostics
-from cc_filter.lines import TrimmedLineFilter, omitted
+from cc_filter.kit.lines import TrimmedLineFilter, omitted
 
 _PASSTHROUGH = frozenset(("-n", "--dry-run", "--just-print", "--recon", "-p", "--print-data-base",
                           "--help", "-h", "-v", "--version", "-q", "--question"))

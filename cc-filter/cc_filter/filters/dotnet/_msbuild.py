@@ -21,7 +21,7 @@ output lines (`Lib -> bin/Lib.dll`, `Lib succeeded (0.1s) → …`), `Time Elaps
 Anything else passes through unchanged.
 """
 from cc_filter.filters._paths import relative
-from cc_filter.lines import LazyPattern, omitted
+from cc_filter.kit.lines import LazyPattern, omitted
 
 #: `origin[(pos)] : [subcategory ]category code: text` (MSBuild's canonical error format);
 #: the origin may be empty (TL's `info NETSDK1057: …`).

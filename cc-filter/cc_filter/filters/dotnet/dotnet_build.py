@@ -12,7 +12,7 @@ Machine formats pass through: `-getProperty:`/`-getItem:`/`-getTargetResult:` (J
 preview (`--tl:off` and the terminal logger).
 """
 from cc_filter.filters.dotnet._msbuild import MSBuildOutput
-from cc_filter.lines import TrimmedLineFilter
+from cc_filter.kit.lines import TrimmedLineFilter
 
 _PASSTHROUGH = ("-getProperty", "-getItem", "-getTargetResult", "--getProperty", "--getItem",
                 "--getTargetResult", "/getProperty", "/getItem", "/getTargetResult")

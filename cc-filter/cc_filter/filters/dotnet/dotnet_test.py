@@ -20,7 +20,7 @@ xunit.runner.visualstudio 3.1.1).
 """
 from cc_filter.filters.dotnet._msbuild import MSBuildOutput
 from cc_filter.filters.dotnet.dotnet_build import passthrough
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 #: `  Failed Ns.Class.Test [12 ms]`; VSTest 16.x marked results `√` (passed), `X`, `!` (skipped)
 _VSTEST_RESULT = LazyPattern(

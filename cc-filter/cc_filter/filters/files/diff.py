@@ -6,7 +6,7 @@ thing that goes is the modification time diff appends to the `---`/`+++` (unifie
 `***`/`---` (context) file header lines (`--- old/app.ini\\t2026-01-01 10:00:00.000000000
 +0000` → `--- old/app.ini`). Nothing is injected. Tested with GNU diffutils 3.8.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 
 
 def _is_timestamp(text: str) -> bool:

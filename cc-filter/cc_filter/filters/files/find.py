@@ -12,8 +12,8 @@ pass through unchanged; so do short lists.
 
 `PathGroups` is shared with the tree filter.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 GROUP_MIN = 12
 NAMES_LIMIT = 60

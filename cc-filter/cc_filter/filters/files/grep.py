@@ -5,7 +5,7 @@ the file has it (its indentation kept: a method stays inside its class). While t
 answer fits `CHAR_BUDGET` characters (~4,000 tokens) every match is shown. Past that budget
 the answer is a map that fills the budget: a first line with the totals and the trigger, then
 each file with its match count and, as many as fit, first the matches that stand out
-(`cc_filter.standout`: warning and error lines, non-success statuses, lines unlike all the
+(`cc_filter.kit.standout`: warning and error lines, non-success statuses, lines unlike all the
 others — the one WARN among hundreds of look-alike DEBUG matches), then each file's first
 matches in turn; `... (N matches omitted)` counts the rest of a file — the runner's tee keeps
 them all and the hint says where. More than `FILE_LIMIT` files end with `... (N files
@@ -22,9 +22,9 @@ Memory stays bounded: each file holds at most `HOLD_PER_FILE` matches (`HOLD_TOT
 """
 import os
 
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi, truncated
-from cc_filter.standout import TELLING, Standout
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi, truncated
+from cc_filter.kit.standout import TELLING, Standout
 
 MATCH_BUDGET = 200  # lines of the ungrouped (cut) mode: twice this many at most
 CHAR_BUDGET = 16_000

@@ -15,10 +15,10 @@ line; sections past `SECTION_LIMIT` end with `... (N lines of M more directories
 Errors pass unchanged. Plain `ls` is already one name per line: it passes through, as does any
 option this filter does not know (`-i`, `-s`, `-n`, `--full-time`, …).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.files.find import brace_names, shell_word
 from cc_filter.filters.files.tree import NOISE_DIRS
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 NAMES_LIMIT = 80
 SECTION_LIMIT = 500

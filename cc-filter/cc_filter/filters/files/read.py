@@ -7,7 +7,7 @@ lines around one marker that names the omitted range and the exact command that 
 `... lines 101–870 omitted (sed -n '101,870p' data/app.log)` — for `tail` or several files,
 `tail -n 500 app.log | sed -n '101,470p'`. A file that reads like a log (most of its first
 lines start with a timestamp or a level: `standout.looks_like_log`) keeps, from the cut
-middle, the lines that stand out first (`cc_filter.standout`: warning and error lines with a
+middle, the lines that stand out first (`cc_filter.kit.standout`: warning and error lines with a
 neighbour each side, non-success statuses, lines unlike all the others), in place, each gap
 around them its own marker with its own `sed -n` range. Source code keeps head and tail. A line longer than `LINE_LIMIT` characters is cut
 with `… [N more chars]` (the Read tool's bound too). Memory stays bounded (`CappedLines`: the
@@ -18,9 +18,9 @@ Only the plain forms are touched: `cat FILE…`, `head`/`tail` with `-n N`/`-N`/
 file's own line numbers). Anything else — other options (`cat -A`, `head -c`), `tail -f`,
 other sed scripts, reading stdin — passes through unchanged.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import CappedLines
-from cc_filter.standout import Standout, looks_like_log
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import CappedLines
+from cc_filter.kit.standout import Standout, looks_like_log
 
 VERBATIM_LIMIT = 2000
 HEAD = 200

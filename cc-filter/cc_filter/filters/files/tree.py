@@ -11,9 +11,9 @@ files` line is kept, and so are errors. Outputs that are not a drawing (`-J`, `-
 `-i`, `-f`) and drawings with per-entry details (`-p`, `-s`, `-h`, `-u`, `-g`, `-D`, `--du`)
 pass through unchanged.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.files.find import PathGroups
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 NOISE_DIRS = frozenset(("node_modules", "__pycache__", ".git", ".venv", "venv", ".tox",
                         ".mypy_cache", ".pytest_cache", ".ruff_cache"))

@@ -1,1 +1,1 @@
-"""The generic fallback filter, for commands with no filter of their own (cc_filter/fallback.py)."""
+"""The generic fallback filter, for commands with no filter of their own (cc_filter/choose/fallback.py)."""

@@ -8,7 +8,7 @@ counted under it (`... (26 diff lines of 1 hunk of proto/a.proto omitted)`). Not
 most `FILE_KEEP` hunk lines are held per file (the rest only counted).
 """
 from cc_filter.filters.files.diff import _is_timestamp
-from cc_filter.lines import omitted
+from cc_filter.kit.lines import omitted
 
 BUDGET = 80  # hunk lines shown in all, shared fairly among the files
 MIN_SHARE = 6  # however many files: each shows this many hunk lines at least

@@ -1,12 +1,12 @@
 """The fallback for a command with no filter of its own (issue 15; which commands get it:
-cc_filter/fallback.py). Output of up to THRESHOLD lines is passed through untouched. A longer
+cc_filter/choose/fallback.py). Output of up to THRESHOLD lines is passed through untouched. A longer
 one is cleaned (ANSI, control codes, redraws), its repeated and near-identical lines counted,
 and cut to its head, every line naming an error, warning or failure with its neighbours, and
 its tail (filters/_long_output.py); the runner keeps the raw output in the tee file. A long
 unified diff is cut file by file instead (generic/_diff_cut.py): every file's header and a
 fair share of its hunks, never whole files dropped from the middle.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._long_output import LongOutput, clean
 from cc_filter.filters.generic._diff_cut import DiffCut, looks_like_diff
 
@@ -16,7 +16,7 @@ THRESHOLD = 200
 class Generic(Filter):
     name = "generic"
     # Never matched as a pattern: the catalogue gives this filter to a command that no other
-    # filter matches, when cc_filter.fallback allows it.
+    # filter matches, when cc_filter.choose.fallback allows it.
     match_command = r"^"
     description = ("Fallback for commands without a filter: over 200 lines, keeps the head, "
                    "the error lines and the tail")

@@ -11,8 +11,8 @@
 
 Imports nothing heavy (no `re`): it runs on the `cc-filter run` path.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _PROGRESS = (
     "Enumerating objects:", "Counting objects:", "Compressing objects:", "Writing objects:",

@@ -5,8 +5,8 @@ first and last lines around a counted marker (the code itself is in the file; th
 keeps the whole blame). The time of day and the zone of each line's annotation go: one
 `... (N blame lines: time of day, zone truncated)` at the end counts the lines shown so. Lines
 of another format (`--porcelain`, `-s`, `-e`, `-t`) pass through as they are."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, truncated
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, truncated
 
 RUN_LIMIT = 8
 RUN_HEAD, RUN_TAIL = 3, 2

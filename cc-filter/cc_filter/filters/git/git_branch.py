@@ -9,7 +9,7 @@ Errors (`fatal: a branch named 'x' already exists`, `error: … not fully merged
 `Deleted branch x (was 1a2b3c4).` pass unchanged; hints are condensed.
 """
 from cc_filter.filters.git._git_text import GitMessageFilter
-from cc_filter.lines import cap
+from cc_filter.kit.lines import cap
 
 LIST_LIMIT = 150
 

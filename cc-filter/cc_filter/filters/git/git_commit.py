@@ -10,10 +10,10 @@ and keeps git's closing line (`nothing added to commit but untracked files prese
 reason the commit failed.
 Hook output and errors pass unchanged, so a failing pre-commit hook shows every line it printed.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.git._git_text import HintBlock
 from cc_filter.filters.git.git_status import StatusCompactor
-from cc_filter.lines import cap, strip_ansi
+from cc_filter.kit.lines import cap, strip_ansi
 
 FILE_LIMIT = 30
 

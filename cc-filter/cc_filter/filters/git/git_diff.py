@@ -21,8 +21,8 @@ lines, only capped at `HUNK_LIMIT` lines. ANSI colours (`--color`) are removed.
 
 `DiffCompactor` is shared with git-show, git-log (`-p`) and git-stash (`show -p`).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import CappedLines, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import CappedLines, omitted, strip_ansi
 
 SIDE_LIMIT = 30
 SIDE_HEAD = 15

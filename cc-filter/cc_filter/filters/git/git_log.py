@@ -14,9 +14,9 @@ keeps all).
 
 `LogCompactor` and `CommitFilter` (the filter around it) are shared with git-show.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.git.git_diff import DiffCompactor, wants_context, wants_word_diff
-from cc_filter.lines import cap, omitted, strip_ansi, truncated
+from cc_filter.kit.lines import cap, omitted, strip_ansi, truncated
 
 LOG_LIMIT = 200
 BODY_LIMIT = 4

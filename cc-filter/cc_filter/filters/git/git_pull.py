@@ -10,7 +10,7 @@ commands a hint lists stay lines of their own; the hint lines of the advice-togg
 drops are counted, `... (4 hint lines omitted)`).
 """
 from cc_filter.filters.git._git_text import GitMessageFilter, is_git_noise
-from cc_filter.lines import cap, omitted, strip_ansi
+from cc_filter.kit.lines import cap, omitted, strip_ansi
 
 STAT_LIMIT = 40
 

@@ -7,11 +7,11 @@ advice) plus `Dropped refs/stash@{0} (…)`, or `CONFLICT (…)` lines and `The 
 dropped (a conflict names its file itself), counted by `... (N Auto-merging lines omitted)`;
 hints are condensed. The status's advice lines are counted as git-status counts them.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.git._git_text import HintBlock
 from cc_filter.filters.git.git_diff import DiffCompactor, wants_context
 from cc_filter.filters.git.git_status import StatusCompactor
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 
 class GitStash(Filter):

@@ -13,8 +13,8 @@ output is already compact: it passes through.
 
 `StatusCompactor` is shared with git-commit and git-stash, which print the same long format.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import cap, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import cap, omitted, strip_ansi
 
 SECTION_LIMIT = 60
 

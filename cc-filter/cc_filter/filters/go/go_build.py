@@ -11,7 +11,7 @@ Passes everything through for `-json`, `-n`, `-x` (the user asked to see the com
 Injects nothing. Tested with go1.19.8 (Debian bookworm's golang-go); the formats are the same
 through go1.23.
 """
-from cc_filter.lines import TrimmedLineFilter, omitted
+from cc_filter.kit.lines import TrimmedLineFilter, omitted
 
 
 def _package_path(stripped: str) -> bool:

@@ -35,7 +35,7 @@ failures; the text format is unchanged through go1.23 (go1.20+ adds `=== NAME` l
 """
 from cc_filter.filters._paths import relative
 from cc_filter.filters._tally import Tally
-from cc_filter.lines import TrimmedLineFilter, omitted
+from cc_filter.kit.lines import TrimmedLineFilter, omitted
 
 _LOG_HEAD = 12
 _LOG_FAILURES = 30

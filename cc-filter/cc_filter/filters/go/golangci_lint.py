@@ -22,10 +22,10 @@ reachable): the formats come from output it printed that projects published (fix
 `source = "published"`): reviewdog/errorformat's golangci-lint test input and golangci-lint's
 own printer golden file.
 """
-from cc_filter.filter import Filter
-from cc_filter.options import option_values
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.options import option_values
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 # `path/x.go:12:3: message (linter)`; the column is absent for some linters (gosec, lll)
 _FINDING = LazyPattern(r"^([^\s:][^:]*):(\d+)(?::(\d+))?: (.+)$")

@@ -1,9 +1,9 @@
 """buf lint / build / breaking: every finding's file, line:col and message through the shared
 lint report (the file named once, a message at several places printed once with all of them),
 then a count; anything else buf prints (its own errors) passes through."""
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import LazyPattern, strip_ansi
+from cc_filter.kit.lines import LazyPattern, strip_ansi
 
 _FINDING = LazyPattern(r"^(\S+?\.proto):(\d+):(\d+):(.+)$")
 

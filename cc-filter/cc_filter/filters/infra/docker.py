@@ -25,8 +25,8 @@ Dropped, and counted at the end, one marker per kind:
 Lines whose digest was cut are counted too (`... (1 image digest truncated)`). Blank lines go
 uncounted. Nothing is injected.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi, truncated
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi, truncated
 
 _BUILD = "build progress lines"
 _LAYER = "layer progress lines"

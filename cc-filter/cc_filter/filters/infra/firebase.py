@@ -16,8 +16,8 @@ Captured with firebase-tools 15.34.2 (no account: the auth error, a firebase.jso
 emulators:exec); the success layouts of deploys from output published by firebase-tools'
 maintainers and users (tests/fixtures/infra/firebase/*.toml name them).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _RESULT_WORDS = ("Successful ", "release complete", "Deploy complete!", "released ", "deployed ",
                  "Script exited", "Local server:", "Channel URL", "All emulators ready",

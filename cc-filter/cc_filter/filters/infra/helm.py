@@ -19,8 +19,8 @@ counted. Every line of an unknown shape (warnings such as `coalesce.go:…: warn
 …`) passes through. `-o json|yaml` output passes untouched. Nothing is injected.
 Written against the golden files of helm's own test suite (helm/helm pkg/cmd/testdata/output).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _NOTES_LIMIT = 15
 _INFO_SHOWN = 3  # [INFO] lines shown before they are counted (a marker costs as much as 3)

@@ -17,7 +17,7 @@ listings, block headers and braces; an output's value, its name shown). The erro
 borders carry nothing and are not counted. Nothing is injected; `-json` output passes through.
 Tested with Terraform 1.11.4.
 """
-from cc_filter.lines import TrimmedLineFilter, omitted
+from cc_filter.kit.lines import TrimmedLineFilter, omitted
 
 # the kinds of dropped lines, each counted in one `... (N <kind> omitted)` marker at the end
 _REFRESH = "refresh/reading lines"

@@ -14,7 +14,7 @@
 
 Imports nothing heavy (no `re`): it runs on the `cc-filter run` path.
 """
-from cc_filter.lines import TrimmedLineFilter, omitted
+from cc_filter.kit.lines import TrimmedLineFilter, omitted
 
 BLOCK_LIMIT = 60
 

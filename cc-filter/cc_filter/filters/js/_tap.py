@@ -20,7 +20,7 @@ of one diagnostic past `BLOCK_LIMIT`.
 Imports nothing heavy (no `re`): it runs on the `cc-filter run` path.
 """
 from cc_filter.filters._paths import relative
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 FRAMES = 2
 BLOCK_LIMIT = 40

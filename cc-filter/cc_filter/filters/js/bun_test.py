@@ -5,8 +5,8 @@ counted just before bun's totals (`... (10 passing tests omitted)`, `... (N skip
 omitted)`, `... (N code context lines omitted)`, `... (N repeated caret/error/at lines
 omitted)`: a failure at the same line as the one before): passing tests, skipped and todo
 tests, the code around the failing line; blank lines."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _CODE = LazyPattern(r"^\s*\d+ \| ")
 _CARET = LazyPattern(r"^\s+\^\s*$")

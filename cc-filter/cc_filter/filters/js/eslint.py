@@ -11,10 +11,10 @@ counted at the end (`... (2 crash banner lines omitted)`); the error text under 
 Nothing is injected; a user's `-f/--format` other than stylish passes through unchanged.
 Tested with eslint 10.15 (stylish has had this shape since eslint 1).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import omitted, strip_ansi
-from cc_filter.options import asks_other_format
+from cc_filter.kit.lines import omitted, strip_ansi
+from cc_filter.kit.options import asks_other_format
 
 _SEVERITIES = ("error", "warning")
 _BANNER = ("Oops! Something went wrong! :(", "ESLint: ")

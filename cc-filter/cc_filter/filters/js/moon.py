@@ -13,8 +13,8 @@ and of a failed task, as moon printed it (the prefix says which task printed it)
 of its box, the `Tasks: 3 completed (3 cached)` summary, and any line this filter does not
 know.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 # `▮▮▮▮ target (hash)`, `(105ms, hash)`, `(cached, hash)`, `(cached, 1ms, hash)`, `(skipped)`
 _STATUS = LazyPattern(r"^[▮▪]{4} \S+ \((?:[\w.]+, )*[0-9a-f]{6,}\)$|^[▮▪]{4} \S+ \(\w+\)$")

@@ -8,8 +8,8 @@ build counts each kind at the end (`... (14 banner/progress/advice lines omitted
 lines`, `code-frame lines`); a failed one counts them in one marker (`... (8 progress/docs/
 code-frame lines omitted)`: its few lines of error are the answer, and a marker per kind would
 cost a third of it). `next dev` / `next start` are servers: never matched."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _PROGRESS = LazyPattern(
     r"^(\s+(Creating an optimized production build|Running TypeScript|Finished TypeScript in|"

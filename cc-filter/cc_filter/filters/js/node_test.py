@@ -14,10 +14,10 @@ failures instead.
 Any other reporter (`dot`, `junit`, `lcov`, a module) passes through, as do `--help` and
 `--version`. Injects nothing. Tested with Node 20.20.2.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._paths import relative
 from cc_filter.filters.js._tap import FRAMES, TapReport, _relative_paths
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _LISTING_LIMIT = 2000
 _KEPT_KEYS = ("actual:", "expected:", "operator:")

@@ -14,8 +14,8 @@ and `For a full report see: <path>` stays on one line: the report holds the whol
 
 Nothing is injected. Tested with npm 11.19 (npm ≤ 8 prints `npm ERR!`; it is read the same).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _ERROR_PREFIXES = ("npm error", "npm ERR!")
 _NOISE = ("npm notice", "run `npm fund` for details", "To address all issues", "To address issues",

@@ -14,7 +14,7 @@ through unchanged.
 
 Nothing is injected. Tested with npm 11.19 (the tree format is the same since npm 7).
 """
-from cc_filter.lines import TrimmedLineFilter, omitted
+from cc_filter.kit.lines import TrimmedLineFilter, omitted
 
 _GLYPHS = frozenset("│├└─┬ ")
 _PASSTHROUGH = ("--json", "--parseable", "-p", "--long", "-l")

@@ -7,7 +7,7 @@ The table's `Location` column goes when it is only `node_modules/<name>` for eve
 and version stays (a `MISSING` current version too). `--json` and `--parseable` output passes
 through unchanged. Nothing is injected. Tested with npm 11.19.
 """
-from cc_filter.lines import TrimmedLineFilter
+from cc_filter.kit.lines import TrimmedLineFilter
 
 _PASSTHROUGH = ("--json", "--parseable", "-p")
 

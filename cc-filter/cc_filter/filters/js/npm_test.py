@@ -7,7 +7,7 @@ banner npm prints first (`> pkg@1.0.0 test` / `> vitest run`). A lifecycle scrip
 after it (`pretest`: `eslint src`, `posttest`) gets the filter of its own command, from its
 banner on: a lint that fails before the tests is shown as the eslint filter shows it. In a script chain (`tsc &&
 jest`) the last command that has a filter wins. Arguments after `--` are appended, as npm does.
-The runner's filter comes from the catalogue (`cc_filter.catalogue.lookup` on its key), so a
+The runner's filter comes from the catalogue (`cc_filter.choose.catalogue.lookup` on its key), so a
 project or user filter for that runner is honoured. Without a known runner, lines pass through
 (ANSI and blank lines dropped). npm's banner, its `npm ERR! A complete log …` pointers and
 its own log lines (`npm verbose …`, `npm info …`, `npm timing …` of a verbose loglevel) go,
@@ -18,8 +18,8 @@ mocha 12); npm 7-10 print the same banner.
 """
 import os
 
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _CHAIN = ("&&", "||", ";", "|")
 _NPM_LOG = ("npm verbose ", "npm info ", "npm timing ", "npm http ", "npm silly ", "npm sill ")
@@ -59,7 +59,7 @@ def _commands(script: str) -> list[list[str]]:
 
 def runner_filter(script: str, extra: list[str]):
     """An instance of the filter of the last command of `script` that has one, else None."""
-    from cc_filter import catalogue, keys
+    from cc_filter.choose import catalogue, keys
 
     commands = _commands(script)
     for at in range(len(commands) - 1, -1, -1):

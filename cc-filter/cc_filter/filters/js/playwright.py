@@ -8,8 +8,8 @@ the end (`... (5 passing tests omitted)`, `failing-test progress lines`, `banner
 `code-frame lines`, `Error Context lines`); in a run with failures in one marker (`... (N
 progress and code-frame lines omitted)`). Other reporters' output (`--reporter=json`) passes
 through."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 # a test's progress line: passing ones are counted in `N passed`, failing ones get a section
 _PASSED = LazyPattern(r"^\s+(✓|ok)\s+\d+ ")

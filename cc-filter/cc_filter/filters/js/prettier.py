@@ -17,9 +17,9 @@ Only these forms are routed here: plain `prettier <file>` prints the formatted s
 the answer and must not be touched. Nothing is injected. Tested with prettier 3.10 (the
 `(unchanged)` marker exists since 3.0; 2.x prints `<file> 12ms` for every file, all listed).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._paths import relative
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _CHECK = ("--check", "-c")
 _LIST = ("--list-different", "-l")

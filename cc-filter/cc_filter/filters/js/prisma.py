@@ -11,8 +11,8 @@ counted at the end (`... (14 excerpt/banner lines omitted)`); `Prisma schema loa
 from <file>` alone is not (the answer names the file: `The schema at <file> is valid`, or
 `<file>:24: error: …`).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _FINDING = LazyPattern(r"(error|warning): (.*)$")
 _LOCATION = LazyPattern(r"\s+-->\s+(\S+)\s*$")

@@ -6,7 +6,7 @@ diagnostic block and the heading of its test, the plan and closing counts, the r
 through. Injects nothing. Tested with tape 5.10.2, node-tap 21.8.0 (`--reporter=tap`; its
 default reporter on a terminal is a summary, TAP off one) and nyc 18.0.0 on Node 20.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.js._js_test import reporters
 from cc_filter.filters.js._tap import TapReport
 

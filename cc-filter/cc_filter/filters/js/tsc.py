@@ -13,7 +13,7 @@ Passes everything through for `--listFiles`, `--listFilesOnly`, `--showConfig`, 
 Injects nothing. Tested with TypeScript 7.0.2 (the native tsc) and 5.9.3, plain and --pretty;
 both print the same layouts.
 """
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _PASSTHROUGH = frozenset(("--listFiles", "--listFilesOnly", "--showConfig", "--help", "-h",
                           "--version", "-v", "--explainFiles", "--extendedDiagnostics",

@@ -3,8 +3,8 @@ cache lines, npm's script echo (`ui:build: > ui@1.0.0 build`), npm's error boile
 `No locally installed turbo` advice dropped, counted at the end in one marker (`... (13
 turbo/npm boilerplate lines omitted)`), and `no output files found for task …` warnings said
 once for all their tasks."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _NOISE = LazyPattern(
     r"^(\s+• (Packages in scope|Running \S+ in \d+ packages?|Remote caching (disabled|enabled))"

@@ -7,8 +7,8 @@ code frame's empty gutter lines, underlines and closing corner (its labels stay)
 frames of vite and its bundler with the rest of its error object. Counted at the end, one
 marker per kind (`... (4 banner/stage lines omitted)`, `code-frame drawing lines`, `stack
 frames of vite and its bundler`), in a failed build one for all."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _ASSET = LazyPattern(r"^(\S+)\s+([\d.,]+) (kB|B|MB)\b")
 _STAGE = LazyPattern(r"^((transforming|rendering chunks|computing gzip size)\.\.\.|"

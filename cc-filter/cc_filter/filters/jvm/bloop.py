@@ -16,7 +16,7 @@ suite lines omitted)`), `Execution took 19ms`, `Total duration: …` and the `==
 
 Not taken: `-w`/`--watch` runs (they never end), `bloop run` (a program), `bloop server`.
 """
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _COMPILED = LazyPattern(r"^Compiled (\S+) \(\d+ms\)$")
 _COMPILING = LazyPattern(r"^(Compiling \S+ \(\d+ \w+ sources?( and \d+ \w+ sources?)?\)"

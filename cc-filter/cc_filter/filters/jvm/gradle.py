@@ -10,9 +10,9 @@ progress, the JVM's warnings about Gradle's test worker: one kind, as each marke
 short line does). Not counted, because said again by what follows:
 `FAILURE: Build failed with an exception.` (`BUILD FAILED`), `* What went wrong:` (a header)
 and `> Compilation failed; see the compiler error output` (the compiler's errors are shown)."""
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._tally import Tally
-from cc_filter.lines import LazyPattern, strip_ansi
+from cc_filter.kit.lines import LazyPattern, strip_ansi
 
 _TASK = LazyPattern(r"^(> Task )?(:[\w:.-]+)( (UP-TO-DATE|NO-SOURCE|SKIPPED|FROM-CACHE|"
                     r"NO-SOURCE|FAILED))?(?P<rest>\S.*)?$")

@@ -8,9 +8,9 @@ marker per kind at the end: `[INFO] lines` (plugin banners, separators, chatter 
 `Nothing to compile - all classes are up to date`), `[DEBUG]
 lines`, `[ERROR] help lines` (`[Help 1]`, `Re-run Maven using the -X switch` …), `download
 lines`. Blank `[INFO]` / `[ERROR]` lines carry nothing and are not counted."""
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._tally import Tally
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _LEVEL = LazyPattern(r"^\[(INFO|WARNING|WARN|ERROR|DEBUG)\] ?(.*)$")
 _KEEP_INFO = LazyPattern(

@@ -20,7 +20,7 @@ library stack frames under a failing test (scala., java., sbt., org.scalatest., 
 Not taken: `sbt` alone (the interactive shell), `~` watch tasks, and runs whose first task runs
 a program (`run`, `runMain`, `reStart`, `console`, `shell`): they may never end.
 """
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _PREFIX = LazyPattern(r"^\[(?P<level>info|warn|error|success|debug)\] ?(?P<rest>.*)$")
 _SETUP = ("welcome to sbt", "loading ", "Loading ", "set current project", "Set current project",

@@ -15,11 +15,11 @@ Lines the filter does not know (`nosuch.sh: openBinaryFile: does not exist …`)
 Nothing is injected; a user's `-f/--format` (gcc, json, diff, quiet, …) passes through unchanged.
 Tested with ShellCheck 0.9.0 (the tty format is unchanged since 0.4).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._lint_report import Findings
 from cc_filter.filters._tally import Tally
-from cc_filter.lines import strip_ansi
-from cc_filter.options import asks_other_format
+from cc_filter.kit.lines import strip_ansi
+from cc_filter.kit.options import asks_other_format
 
 _SOURCE = "quoted source lines"
 _ADVICE = "advice lines"

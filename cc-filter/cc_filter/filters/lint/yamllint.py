@@ -10,10 +10,10 @@ one-line count (`21 problems (11 errors, 10 warnings) in 4 files`). Lines it doe
 Nothing is injected; `-f parsable`/`github`/`colored` output passes through unchanged.
 Tested with yamllint 1.38 (the standard format is the same since 1.x).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import strip_ansi
-from cc_filter.options import asks_other_format
+from cc_filter.kit.lines import strip_ansi
+from cc_filter.kit.options import asks_other_format
 
 _SEVERITIES = ("error", "warning")
 

@@ -15,9 +15,9 @@ after the totals: `... (3 header/progress lines omitted)` (banner, progress, `Ti
 drop anything: `... (53 header, diff and repeated lines omitted)` (also the diff headers and
 unchanged lines, the message and location a one-line failure shares with the one before it,
 the entries a key range stands for beyond its first pair)."""
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._paths import common_parent
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _HEADER = LazyPattern(r"^\d+\) \S")
 _DROP = LazyPattern(r"^(There (was|were) \d+ (failures?|errors?|warnings?|risky tests?):$|"

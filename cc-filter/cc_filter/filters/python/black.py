@@ -12,9 +12,9 @@ timestamps truncated)`; blank lines are not counted), so the runner tees the raw
 
 Nothing is injected. Tested with black 26.10 (the same lines since black 22).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._paths import paths_by_directory
-from cc_filter.lines import omitted, strip_ansi, truncated
+from cc_filter.kit.lines import omitted, strip_ansi, truncated
 
 _BANNERS = ("All done! ", "Oh no! ")
 _VERBOSE = ("Identified `", "Found input source directory", "Sources to be formatted",

@@ -16,7 +16,7 @@ Injects nothing. Tested with mypy 2.4.1 (compiled) on Python 3.11 (plain, --pret
 syntax errors); the line format is the same in mypy 1.x.
 """
 from cc_filter.filters._lint_report import Repeats
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _QUOTED = LazyPattern(r'"[^"]*"')
 _MESSAGE = LazyPattern(r"^([^\s:][^:]*?):(\d+)((?::\d+)*): (error|warning|note): (.*)$")

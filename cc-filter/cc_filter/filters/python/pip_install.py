@@ -21,8 +21,8 @@ failures with their output, and any line this filter does not know.
 Nothing is injected (`-q` would hide the answer). Tested with pip 23.2.1 (Python 3.11's
 bundled pip: progress bars after `\\r`) and pip 26.3 (rich progress with erase-line escapes).
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _ERASE_LINE = "\x1b[2K"
 _NOISE = (

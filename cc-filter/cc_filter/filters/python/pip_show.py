@@ -9,9 +9,9 @@ files are counted, not listed (`  ... (18 compiled __pycache__ files omitted)`).
 fields are counted at the end: `... (3 empty/author-email/home-page fields omitted)`.
 Nothing is injected. Tested with pip 23.2 and 26.3.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._paths import paths_by_directory
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _DROPPED_FIELDS = ("Author-email:", "Home-page:", "Metadata-Version:")
 

@@ -15,7 +15,7 @@ prints the same layout.
 """
 import os
 
-from cc_filter.lines import LazyPattern, TrimmedLineFilter, omitted
+from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
 _SETUP_PREFIXES = (
     "No configuration file found", "Loading configuration file", "Loading pyproject.toml",

@@ -34,9 +34,9 @@ Passes everything through (ANSI stripped) for listings the user asked for: --col
 Injects nothing. Tested with pytest 9.2.0 on Python 3.11 (default, -q, -v, -x, -rA,
 --tb=short, --color=yes); the format has been stable since pytest 6.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._coverage import CoverageTable, threshold_of
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _LISTING_FLAGS = frozenset((
     "--collect-only", "--co", "--fixtures", "--funcargs", "--fixtures-per-test", "--markers",

@@ -16,10 +16,10 @@ other than full/concise (json, github, …), `--diff`, `--statistics`, `--show-s
 `--show-files`, `--watch`. Tested with ruff 0.17.6 (concise lines of older versions have the same
 shape and pass unchanged).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._tally import Tally
-from cc_filter.lines import strip_ansi
-from cc_filter.options import asks_other_format
+from cc_filter.kit.lines import strip_ansi
+from cc_filter.kit.options import asks_other_format
 
 _PASSTHROUGH_FLAGS = ("--diff", "--statistics", "--show-settings", "--show-files", "--watch",
                       "-w", "--help", "-h")

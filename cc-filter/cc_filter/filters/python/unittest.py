@@ -19,8 +19,8 @@ omitted)`.
 Injects nothing. Tested with Python 3.11.7's unittest (plain and -v; the module-import error
 case included); the layout is unchanged from 3.8 to 3.13.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _VERBOSE_KEPT_LIMIT = 20
 _BLOCK_LIMIT = 60

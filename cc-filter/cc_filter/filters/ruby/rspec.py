@@ -15,8 +15,8 @@ the end: the progress lines, headings and `Finished in …` (`... (2 progress/ti
 lines omitted)`), with the notes, code highlights and repeated lines of the failures when
 there are any (`... (23 progress, note and repeated lines omitted)`).
 Anything outside the failure report (load errors, other formatters' output) passes through."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _PROGRESS = LazyPattern(r"^[.F*E]+$")
 _HEADER = LazyPattern(r"^\s+\d+\) \S")

@@ -4,9 +4,9 @@ RuboCop's own summary; the quoted source lines, carets, `Inspecting N files` and
 line dropped, and counted at the end (`... (12 source/caret lines omitted)`, `... (3
 progress/heading lines omitted)`). `--format` other than the default, and `-a`/`-A` reports,
 pass through."""
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._lint_report import Findings
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 _OFFENSE = LazyPattern(r"^(\S+):(\d+):(\d+): ([CWEFR]): (\[Correctable\] |\[Corrected\] )?"
                        r"([\w/]+): (.*)$")

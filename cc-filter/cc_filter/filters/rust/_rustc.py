@@ -24,9 +24,9 @@ through), and `CargoMessages` is the base of the filters whose whole output is d
 cargo's own lines (cargo-build, cargo-install).
 Imports nothing heavy; `re` is never needed.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._tally import Tally
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _PROGRESS = ("Compiling ", "Checking ", "Fresh ", "Blocking ", "Updating ", "Downloading ",
              "Downloaded ", "Locking ", "Adding ", "Documenting ", "Packaging ", "Verifying ",

@@ -2,8 +2,8 @@
 how many lines it would change, then one verdict line; the diff body (what `cargo fmt` would
 write) dropped and counted (`... (53 diff lines omitted)`). rustfmt's own errors (a file it
 cannot parse) pass through whole."""
-from cc_filter.filter import Filter
-from cc_filter.lines import LazyPattern, omitted, strip_ansi
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi
 
 # `Diff in /p/src/a.rs:12:` (older rustfmt) or `Diff in /p/src/a.rs at line 12:` (newer)
 _HEADER = LazyPattern(r"^Diff in (.+?)(?::| at line )(\d+):$")

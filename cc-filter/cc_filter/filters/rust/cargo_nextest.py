@@ -27,9 +27,9 @@ formats come from output nextest printed that its project and others published (
 `source = "published"`): nextest's own site recordings (0.9.12x) and pasted runs of 0.9.67 –
 0.9.10x in astral-sh issue threads.
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters.rust._rustc import _PROGRESS, RustDiagnostics
-from cc_filter.lines import CappedLines, LazyPattern, omitted, strip_ansi
+from cc_filter.kit.lines import CappedLines, LazyPattern, omitted, strip_ansi
 
 # `        PASS [   0.005s] (1/6) bin test`, `  TRY 1 FAIL [ …`, ` FAIL + LEAK [ …`,
 # `   FLAKY 2/3 [ …`, `       START [         ] …`, `TIMEOUT-PASS [ …`

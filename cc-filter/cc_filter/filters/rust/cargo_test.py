@@ -32,10 +32,10 @@ Passes everything through for `--message-format=json`, `-- --format json|junit|t
 cargo / rustc 1.95.0 (default
 and -q output, workspace runs with --no-fail-fast).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 from cc_filter.filters._tally import Tally
 from cc_filter.filters.rust._rustc import RustDiagnostics, machine_format
-from cc_filter.lines import omitted, strip_ansi
+from cc_filter.kit.lines import omitted, strip_ansi
 
 _SECTION_LIMIT = 40
 _FRAMES = 3  # a backtrace's own frames shown per failure

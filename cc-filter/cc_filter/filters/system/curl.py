@@ -15,8 +15,8 @@ counted at the end, after the body (which stays intact): `... (3 progress lines 
 `{ [N bytes data]` and header-end lines). Nothing is injected (`-s`
 would also hide errors unless paired with `-S`). Tested with curl 7.88.1.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted
 
 _PROBLEM_WORDS = ("error", "fail", "refused", "could not", "couldn't", "unable", "timed out",
                   "timeout", "denied", "problem", "unknown", "invalid", "not ")

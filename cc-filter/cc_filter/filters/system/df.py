@@ -6,8 +6,8 @@ kernel pseudo filesystems (`tmpfs`, `devtmpfs`, `udev`, `shm`, `none`, `cgroup`,
 filesystem rows omitted)`: the runner keeps the full listing in the tee file); when the user
 names paths, every row they asked for stays. Nothing is injected. Tested with GNU df 9.1.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import omitted
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import omitted
 
 _PSEUDO = frozenset({"tmpfs", "devtmpfs", "udev", "shm", "none", "cgroup", "cgroup2", "proc",
                      "sysfs", "efivarfs", "devpts", "mqueue", "securityfs", "pstore", "bpf",

@@ -7,8 +7,8 @@ largest first, then `+N smaller entries`; the raw listing stays in the tee file.
 compared in bytes whatever the unit (`-h` K/M/G, `-k` blocks). Error lines stay. Nothing is
 injected. Tested with GNU du 9.1.
 """
-from cc_filter.filter import Filter
-from cc_filter.lines import cap
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import cap
 
 LIMIT = 20
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50}

@@ -32,7 +32,7 @@ exactly one output line, in order, with the variable's name and `=` kept; only s
 a grep into a secret or a colour table does not (ask for that variable with `printenv NAME`:
 a colour table is printed whole there).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 
 MASK = "****"
 _SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "CREDENTIAL", "AUTH",

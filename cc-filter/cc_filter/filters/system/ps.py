@@ -5,7 +5,7 @@ alignment padding goes, and a command line longer than `COMMAND_LIMIT` character
 `…` (the full listing stays in the tee file). Error and usage text pass unchanged. Nothing is
 injected. Tested with procps-ng 4.0.2 (`ps aux`, `ps -ef`).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 
 COMMAND_LIMIT = 160
 

@@ -15,7 +15,7 @@ among `200`s. `Standout` sees every line once, in bounded memory, and at the end
 `looks_like_log` tells a log (timestamps, levels) from source code, which keeps the readers'
 head-and-tail rule. Regexes are compiled on first use.
 """
-from cc_filter.lines import LazyPattern
+from cc_filter.kit.lines import LazyPattern
 
 TELLING = LazyPattern(
     r"(?i)\b(?:warn(?:ing)?|error|errors|err|fatal|fail(?:s|ed|ure|ing)?|exception|panic(?:ked)?"

@@ -30,11 +30,11 @@ import sys
 from ctxcrl import home
 
 TIERS = ("project", "user", "built-in")
-_PACKAGE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "filters")
+_PACKAGE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "filters")
 BUILTIN_DIR = _PACKAGE_DIR  # tests point this at a folder of their own
 _INDEX_VERSION = 4
 _BUILTIN_PACKAGE = "cc_filter.filters"
-FALLBACK = "generic"  # = cc_filter.fallback.NAME (not imported: this module loads first)
+FALLBACK = "generic"  # = cc_filter.choose.fallback.NAME (not imported: this module loads first)
 
 
 class Entry:
@@ -263,7 +263,7 @@ def _build(tier: str, directory: str, files: tuple) -> list:
 
 
 def _with_match(entry: Entry) -> Entry:
-    from cc_filter import patterns
+    from cc_filter.kit import patterns
 
     entry.forms = patterns.literal_forms(entry.match_command)
     entry.prefixes = patterns.required_prefixes(entry.match_command)
@@ -272,7 +272,8 @@ def _with_match(entry: Entry) -> Entry:
 
 
 def _toml_entry(tier: str, path: str, stem: str) -> Entry:
-    from cc_filter import toml_filter, trust
+    from cc_filter.choose import trust
+    from cc_filter.kit import toml_filter
 
     sha = None
     try:
@@ -314,7 +315,7 @@ def _python_entry(tier: str, path: str, stem: str) -> Entry:
         elif not isinstance(cls.match_command, str) or not cls.match_command.startswith("^"):
             error = f"{path}: match_command must be a regex anchored with ^"
         else:
-            from cc_filter import patterns
+            from cc_filter.kit import patterns
 
             patterns.check_regex(cls.match_command)
     except Exception as exc:  # a broken module must not break the catalogue
@@ -348,7 +349,7 @@ def _import(module_name: str, path: str):
 
 
 def _find_filter_class(module_name: str, path: str) -> type:
-    from cc_filter.filter import Filter
+    from cc_filter.kit.filter import Filter
 
     module = _import(module_name, path)
     found = [obj for obj in vars(module).values()
@@ -398,7 +399,7 @@ def trust_status(entry: Entry) -> str:
     """'trusted' for user and built-in filters; for a project filter its pin status."""
     if entry.tier != "project":
         return "trusted"
-    from cc_filter import trust
+    from cc_filter.choose import trust
 
     if entry.sha256 is None:
         return trust.UNTRUSTED
@@ -447,7 +448,7 @@ def _stderr(message: str) -> None:
 # -- the API -----------------------------------------------------------------------------------
 def lookup(key: str, cwd: str | None = None, *, warn=True, fallback=True) -> Entry | None:
     """The filter a command with this peeled key gets: the first usable match in tier order,
-    else (`fallback`) the generic fallback filter when cc_filter.fallback allows it for this
+    else (`fallback`) the generic fallback filter when cc_filter.choose.fallback allows it for this
     key. An untrusted or changed project filter that matches is skipped with one warning line
     on stderr (`warn=False` silences it; a callable receives the line instead); so is, once, a
     user or project filter file found broken when the index was rebuilt."""
@@ -469,9 +470,9 @@ _SCRIPT_RUNS = _RUNS + ("pnpm ", "yarn ")
 
 def script_filter(key: str, cwd: str | None = None, *, warn=True, fallback=True):
     """(entry, resolution) for `npm|pnpm|yarn|bun run <script>` (and `yarn|pnpm <script>`): the filter of the tool the
-    script runs (cc_filter/package_scripts.py), else the generic fallback when the script is
+    script runs (cc_filter/choose/package_scripts.py), else the generic fallback when the script is
     not a server or watcher and its commands may have it, else (None, resolution)."""
-    from cc_filter import package_scripts
+    from cc_filter.choose import package_scripts
 
     resolution = package_scripts.resolve(key, cwd)
     if resolution is None:
@@ -497,7 +498,7 @@ def fallback_for(key: str, cwd: str | None = None) -> tuple[Entry | None, str | 
     generic = next((e for e in all_entries(cwd) if is_fallback(e) and e.error is None), None)
     if generic is None:
         return None, "no generic filter in the built-in folder"
-    from cc_filter import fallback
+    from cc_filter.choose import fallback
 
     why = fallback.refusal(key)
     if why is not None:
@@ -555,7 +556,7 @@ def load(entry: Entry) -> type:
     if entry.error is not None:
         raise ValueError(entry.error)
     if entry.kind == "toml":
-        from cc_filter import toml_filter
+        from cc_filter.kit import toml_filter
 
         return toml_filter.make_class(entry.spec, entry.source)
     return getattr(_import(entry.module, entry.source), entry.class_name)

@@ -34,8 +34,8 @@ recoverable by re-running the command with `CTXCRL_DISABLED=1`.
 `cc-filter run`, `cc-filter <name>` and the fixture harness all go through this class, so
 tests exercise exactly what users get. Imports nothing heavy.
 """
-from cc_filter import lines as lines_mod
-from cc_filter.spill import SpillBuffer
+from cc_filter.kit import lines as lines_mod
+from cc_filter.kit.spill import SpillBuffer
 from ctxcrl.spool import estimate_tokens
 
 #: Longest line (in bytes) handed to a filter; the rest of a longer line is cut.
@@ -56,7 +56,7 @@ _FAILURE_WORDS = (
 
 
 def _has_omission_marker(text: str) -> bool:
-    """Does a line of `text` look like a marker of `cc_filter.lines` (`... (N lines omitted)`,
+    """Does a line of `text` look like a marker of `cc_filter.kit.lines` (`... (N lines omitted)`,
     `+N more`, `… [N more bytes]`)? Substring searches only: this runs on every chunk."""
     padded = "\n" + text + "\n"
     if " omitted)\n" in padded or " truncated)\n" in padded or " more bytes]\n" in padded:
@@ -309,7 +309,7 @@ class OutputGuard:
             self._write(chunk)
         if self.streaming == "filtered":
             # From here on the raw output only feeds the tee file, which keeps head and tail.
-            from cc_filter.spill import HeadTailBuffer
+            from cc_filter.kit.spill import HeadTailBuffer
 
             keep = self.tee_policy.max_file_size if self.tee_policy is not None else 0
             self.raw = HeadTailBuffer(self.raw, keep)
@@ -319,7 +319,7 @@ class OutputGuard:
         keeping the raw cut's facts in fewer tokens? (Else the raw output streams.)"""
         if not self.consumer:
             return True
-        from cc_filter import consumer
+        from cc_filter.run import consumer
 
         stages = self.consumer
         ours = consumer.apply_buffer(stages, self.out)
@@ -369,12 +369,12 @@ class OutputGuard:
             self.dropped = True
         return self._decide(exit_code)
 
-    # -- after the pipe (cc_filter.consumer) ----------------------------------------------
+    # -- after the pipe (cc_filter.run.consumer) ----------------------------------------------
     def fit_consumer(self, o: Outcome) -> None:
         """The answer as its consumer (`| tail -20`) will cut it: laid out for a tail, then
         kept only when the cut shows every fact of the raw output's cut and is smaller; else
         the raw output goes through. The tracked figures become the two cuts' sizes."""
-        from cc_filter import consumer
+        from cc_filter.run import consumer
 
         stages = self.consumer
         raw_cut = consumer.apply_buffer(stages, self.raw)
@@ -474,7 +474,7 @@ class OutputGuard:
         policy = self.tee_policy
         if policy is None:
             return
-        from cc_filter import tee
+        from cc_filter.run import tee
 
         if policy.wants(dropped=self.dropped, failed=exit_code != 0,
                         raw_size=len(self.raw), changed=True):

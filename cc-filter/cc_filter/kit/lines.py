@@ -8,7 +8,7 @@ Also here, because many filters need them: `CappedLines` (a run of lines kept as
 `LazyPattern` (a regex compiled on first use) and `TrimmedLineFilter` (the base of filters that
 read a tool's human report line by line, with a pass-through for machine formats).
 """
-from cc_filter.filter import Filter
+from cc_filter.kit.filter import Filter
 
 _ansi = None
 

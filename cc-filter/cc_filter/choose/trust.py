@@ -104,7 +104,7 @@ def untrust(path: str) -> bool:
 def risky_rules(spec: dict) -> list[str]:
     """What a reviewer must look at before trusting a filter: every replace and match_output
     rule, and catch-all patterns that drop or keep every line."""
-    from cc_filter.patterns import is_catch_all
+    from cc_filter.kit.patterns import is_catch_all
 
     risks = []
     for pattern, replacement in spec.get("replace", ()):

@@ -17,7 +17,7 @@ cut (guard.OutputGuard.fit_consumer):
 
 Imports nothing heavy at module level (`re` only when facts are compared).
 """
-from cc_filter import lines as lines_mod
+from cc_filter.kit import lines as lines_mod
 
 _KINDS = ("head", "tail")
 #: Largest N a spec may carry (a bigger one is refused: nothing to gain past it).

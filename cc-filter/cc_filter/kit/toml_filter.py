@@ -32,9 +32,9 @@ faster on a log), with the same result.
 """
 from itertools import filterfalse, repeat
 
-from cc_filter import patterns
-from cc_filter.filter import Filter
-from cc_filter.lines import ansi_pattern, has_line_longer_than, omitted, strip_ansi, truncated
+from cc_filter.kit import patterns
+from cc_filter.kit.filter import Filter
+from cc_filter.kit.lines import ansi_pattern, has_line_longer_than, omitted, strip_ansi, truncated
 
 SCHEMA_VERSION = 1
 _TOP_KEYS = ("schema_version", "filter", "test")
@@ -267,7 +267,7 @@ class _Joined:
     @classmethod
     def of(cls, spec: dict, rules, keep: bool, re, ascii: bool):
         """The joined form of `spec`, or None when some regex must see one line at a time."""
-        from cc_filter.patterns import line_local, line_start_body
+        from cc_filter.kit.patterns import line_local, line_start_body
 
         def compiled(pattern: str, *sources: str):
             if ascii and all(x.isascii() for x in sources):
@@ -517,7 +517,7 @@ class TomlFilter(Filter):
 
     def _hold(self, lines: list[str]) -> None:
         if self.held is None:
-            from cc_filter.spill import SpillBuffer
+            from cc_filter.kit.spill import SpillBuffer
 
             self.held = SpillBuffer()
         self.held.write(("\n".join(lines) + "\n").encode("utf-8", "surrogatepass"))

@@ -27,7 +27,7 @@ Optional extensions (the runner checks for them):
   trailing newline); when defined, the runner calls it instead of `feed_lines` (the TOML
   engine uses it to run one regex pass over a whole chunk).
 - `dropped = True`: set it when the filter left something out without writing one of the
-  omission markers of `cc_filter.lines` (`+N more`, `... (N lines omitted)`), so the runner
+  omission markers of `cc_filter.kit.lines` (`+N more`, `... (N lines omitted)`), so the runner
   keeps the raw output in the tee directory and prints the `[full output: …]` hint.
 
 Imports nothing: runs on every filtered command.

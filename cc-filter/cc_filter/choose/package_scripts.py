@@ -177,7 +177,7 @@ def filter_for(resolution: Resolution, lookup) -> object | None:
     """The filter every command of the script has (commands that print next to nothing, such
     as `rm -rf dist` or `echo done`, aside), else None: a filter shown another tool's output
     could drop its facts. `lookup(key)` is the catalogue's lookup without the fallback."""
-    from cc_filter import fallback
+    from cc_filter.choose import fallback
 
     chosen = None
     for key in resolution.keys:

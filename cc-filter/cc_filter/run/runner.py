@@ -30,7 +30,7 @@ import time
 
 import _signal
 
-from cc_filter import catalogue, keys
+from cc_filter.choose import catalogue, keys
 from ctxcrl.console import EXIT_USAGE
 
 _FORWARDED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
@@ -199,12 +199,12 @@ def passthrough(argv: list[str], *, key: str, started: float) -> int:
 def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = None,
         then: str | None = None) -> int:
     """`cc-filter run [--filter=NAME] [--then=PIPE] <argv>...`; returns the exit code to exit
-    with. `then`: what reads the answer after the pipe (cc_filter.consumer)."""
+    with. `then`: what reads the answer after the pipe (cc_filter.run.consumer)."""
     started = time.perf_counter()
     key = keys.key_of(argv)
     stages = None
     if then is not None:
-        from cc_filter import consumer
+        from cc_filter.run import consumer
 
         stages = consumer.parse(then)
         if stages is None:  # a typo must not run the command some other way than asked
@@ -222,7 +222,7 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
     else:
         entry = catalogue.lookup(key, cwd)
         if entry is not None and catalogue.is_fallback(entry):
-            from cc_filter import fallback
+            from cc_filter.choose import fallback
 
             if not fallback.program_found(argv[0] if argv else "", cwd):
                 entry = None  # not found: the passthrough reports it as the shell would
@@ -234,9 +234,9 @@ def run(argv: list[str], *, filter_name: str | None = None, cwd: str | None = No
 def _make_guard(entry, argv: list[str]):
     """(guard, argv to run). A filter that cannot even be built still gets a guard: the raw
     output is then shown with one warning, like a filter that raises."""
-    from cc_filter import filter as filter_protocol
-    from cc_filter.guard import OutputGuard
-    from cc_filter.tee import TeePolicy
+    from cc_filter.kit import filter as filter_protocol
+    from cc_filter.run.guard import OutputGuard
+    from cc_filter.run.tee import TeePolicy
 
     policy = TeePolicy.from_config()
     run_argv = argv

@@ -23,7 +23,9 @@ at most one warning on stderr, exit 0. Imports only what `cc-filter <name>` does
 import os
 import sys
 
-from cc_filter import catalogue, runner
+from cc_filter.choose import catalogue
+
+from cc_filter.run import runner
 
 READ_SIZE = 1 << 17
 FILTERED = "filtered"
