@@ -216,11 +216,15 @@ class PostExecTable:
     ADDED_DENIES: set = set()
     BUILD = False
 
+    #: build commands this client cannot run as they stand (a command time limit)
+    BUILD_LEFT_OUT: tuple = ()
+
     @classmethod
     def scenarios(cls) -> list:
         if not cls.BUILD:
             return list(cls.SCENARIOS)
-        return cls.SCENARIOS[:3] + build_rows() + cls.SCENARIOS[3:]
+        rows = [row for row in build_rows() if row[1] not in cls.BUILD_LEFT_OUT]
+        return cls.SCENARIOS[:3] + rows + cls.SCENARIOS[3:]
 
     @pytest.fixture(scope="class")
     @classmethod
@@ -292,6 +296,8 @@ class BuildRows:
         raw, hooked = self.results(runs[False]), self.results(runs[True])
         problems = []
         for command in build_commands():
+            if command in self.BUILD_LEFT_OUT:
+                continue
             name = f"build: {command}"
             facts, code = BUILD_FACTS[command]
             for label, text in (("without", raw[name]), ("with", hooked[name])):

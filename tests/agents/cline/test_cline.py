@@ -16,7 +16,8 @@ postexec.PostExecTable, one class per mode.
 import json
 
 from harness import PROMPT, RAN, REFUSED
-from postexec import FIRST_ROWS, HeadlessClient, PostExecTable, assert_compacted
+from postexec import FIRST_ROWS, BuildRows, HeadlessClient, PostExecTable, assert_compacted
+from projects import BIG_PYTEST
 
 GATE = '[gate]\ndeny = ["git push:*"]\n'
 ENV = {"CLINE_SESSION_BACKEND_MODE": "local", "CLINE_NO_AUTO_UPDATE": "1"}
@@ -66,7 +67,7 @@ def cline(plan: bool) -> HeadlessClient:
         outcome=outcome, configure=configure, env=lambda server: dict(ENV), timeout=300)
 
 
-class TestClineAct(PostExecTable):
+class TestClineAct(BuildRows, PostExecTable):
     CLIENT = cline(plan=False)
     # (name, command, outcome without the hook, outcome with it)
     SCENARIOS = [
@@ -79,6 +80,12 @@ class TestClineAct(PostExecTable):
          RAN, REFUSED),
     ]
     ADDED_DENIES = {"gate-denied push", "absolute-path push"}
+    # Cline 3.0.65 stops a command after 30 s ("Command timed out after 30000ms"; its
+    # bashTimeoutMs, no setting here): the 12,000-test run takes about that on a loaded machine
+    BUILD_LEFT_OUT = (BIG_PYTEST,)
+
+    def exit_code_shown(self, text: str, code: int) -> bool:
+        return f"[Command exited with code {code}]" in result_text(text)
 
     def test_the_command_is_never_changed(self, runs):
         for text, (_, command, *_) in zip(runs[True]["results"][:3], self.SCENARIOS):
