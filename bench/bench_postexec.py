@@ -1,12 +1,14 @@
 """Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
-Kilo CLI, pi and Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
-(target ≤ 4×):
+Kilo CLI, pi, Cline CLI, Copilot CLI and Mistral Vibe. Each hook, before and after execution,
+as a ratio to `python3 -I -S -c pass` (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
-- OpenCode and Kilo CLI: the plugin's two pipelines (the shell commands it spawns) on the
-  events it sends; pi: its extension's two pipelines the same way.
+- Mistral Vibe: the installed script on a `pre_tool` event and, with `post`, on a
+  `post_tool` event carrying the same `git status` result;
+- OpenCode, Kilo CLI and Cline CLI: the plugin's two pipelines (the shell commands it spawns)
+  on the events it sends; pi: its extension's two pipelines the same way.
 
 Then, for information, what the real client sees per shell call (tests/agents harness, the
 pinned clients, a scripted model): the time from the model's tool call to the next model
@@ -41,6 +43,17 @@ def _copilot_events(cwd: str):
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
+def _vibe_events(cwd: str):
+    pre = {"session_id": "s", "transcript_path": "", "cwd": cwd, "parent_session_id": None,
+           "hook_event_name": "pre_tool", "tool_name": "file_system.bash",
+           "tool_call_id": "call_1", "tool_input": {"command": "git status"}}
+    result = {"command": "git status", "returncode": 0, "stderr": "", "stdout": STATUS,
+              "timed_out": False, "was_truncated": False}
+    post = dict(pre, hook_event_name="post_tool", tool_status="success", tool_output=result,
+                tool_output_text=STATUS, tool_error=None, duration_ms=5)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
 def _opencode_events(cwd: str):
     args = {"command": "git status", "description": "Status"}
     pre = {"hook": "tool.execute.before", "tool": "bash", "directory": cwd, "args": args}
@@ -57,6 +70,12 @@ def _pi_events(cwd: str):
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
+def _cline_events(cwd: str):
+    pre = {"hook": "beforeTool", "tool": "run_commands", "cwd": cwd, "command": "git status"}
+    post = dict(pre, hook="afterTool", result=STATUS, success=True)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
 def _plugin_pipelines(path: str) -> list:
     text = open(path, encoding="utf-8").read()
     found = []
@@ -69,8 +88,9 @@ def _plugin_pipelines(path: str) -> list:
 def _hook_rows(ctx) -> list:
     with ctx.scratch("postexec") as tmp:
         env = ctx.private_env(tmp, drop=("XDG_CONFIG_HOME",))
-        project, failed = ctx.install_hooks(tmp, env, ["copilot", "opencode", "kilo", "pi"],
-                                            "post-execution hooks: install")
+        project, failed = ctx.install_hooks(
+            tmp, env, ["copilot", "opencode", "kilo", "pi", "cline", "vibe"],
+            "post-execution hooks: install")
         if failed:
             return [failed]
         script = ctx.hook_script(env, "copilot")
@@ -79,10 +99,15 @@ def _hook_rows(ctx) -> list:
         oc_pre, oc_post = _plugin_pipelines(plugin)
         kilo_pre, kilo_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".config", "kilo", "plugins", "ctxcrl.ts"))
+        cline_pre, cline_post = _plugin_pipelines(
+            os.path.join(env["HOME"], ".cline", "plugins", "ctxcrl.js"))
+        cl_pre, cl_post = _cline_events(project)
         cp_pre, cp_post = _copilot_events(project)
         pi_pre, pi_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".pi", "agent", "extensions", "ctxcrl.ts"))
         pi_pre_event, pi_post_event = _pi_events(project)
+        vibe_script = ctx.hook_script(env, "vibe")
+        vibe_pre, vibe_post = _vibe_events(project)
         cases = [
             ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,
              None),
@@ -100,6 +125,13 @@ def _hook_rows(ctx) -> list:
              None),
             ("pi tool_result (git status result filtered)", ["/bin/sh", "-c", pi_post],
              pi_post_event, b'"content"'),
+            ("cline beforeTool (plugin pipeline)", ["/bin/sh", "-c", cline_pre], cl_pre, None),
+            ("cline afterTool (git status result filtered)", ["/bin/sh", "-c", cline_post],
+             cl_post, b'"result"'),
+            ("vibe pre_tool (deny-only pipeline)", ["/bin/sh", "-c", vibe_script], vibe_pre,
+             None),
+            ("vibe post_tool (git status result filtered)",
+             ["/bin/sh", "-c", f"{vibe_script} post"], vibe_post, b'"decision"'),
         ]
         out = []
         for name, argv, stdin, expect in cases:
@@ -116,11 +148,15 @@ def _hook_rows(ctx) -> list:
 def client_added_ms(agent: str, calls: int = 10) -> tuple:
     """(median ms per shell call without the hook, with it) as the real client sees it."""
     sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents"))
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents", "cline"))
     import harness
     from openai_chat import OpenAIChatServer
 
-    exe = harness.CACHE / f"{agent}-{harness.CLIENTS[agent][1]}" / "node_modules" / ".bin" / \
-        harness.CLIENTS[agent][2]
+    if agent in harness.PYPI_CLIENTS:
+        exe = harness.install_client(agent)  # a venv: cached after its table's first run
+    else:
+        exe = harness.CACHE / f"{agent}-{harness.CLIENTS[agent][1]}" / "node_modules" / \
+            ".bin" / harness.CLIENTS[agent][2]
     if not exe.exists():
         return None
     medians = []
@@ -131,7 +167,9 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
             if hooked:
                 harness.run_as_agent([str(harness.product_venv() / "cc-hook"), "init",
                                       "--agent", agent], ws, timeout=120)
-            with OpenAIChatServer(["git status"] * calls, lifetime=600) as server:
+            drop = {"description": None} if agent == "vibe" else None  # its schema refuses it
+            with OpenAIChatServer(["git status"] * calls, lifetime=600,
+                                  tool_args=drop) as server:
                 _run_client(agent, exe, ws, server, harness)
                 gaps = [(n - c) * 1000 for c, n in zip(server.call_times, server.next_times)]
             medians.append(statistics.median(gaps) if gaps else float("nan"))
@@ -141,6 +179,14 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
 
 
 def _run_client(agent, exe, ws, server, harness):
+    if agent == "cline":
+        from test_cline import ENV, providers  # tests/agents/cline: its offline setup
+
+        ws.write(".cline/data/settings/providers.json", providers(server.url))
+        # a one-word prompt reads as an unknown subcommand: "Work." fails, two words do not
+        harness.run_as_agent([str(exe), "--json", "Work through the task."], ws, env=ENV,
+                             timeout=500)
+        return
     if agent == "pi":
         ws.write(".pi/agent/models.json", json.dumps({"providers": {"scripted": {
             "baseUrl": server.url + "/v1", "api": "openai-completions", "apiKey": "none",
@@ -152,6 +198,13 @@ def _run_client(agent, exe, ws, server, harness):
         env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
                "COPILOT_MODEL": "scripted"}
         argv = [str(exe), "-p", "Work.", "--no-auto-update", "--allow-tool", "shell(git:*)"]
+    elif agent == "vibe":
+        sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents", "vibe"))
+        from test_vibe import config_toml  # its provider, and an allowlist with `git`
+
+        ws.write(".vibe/config.toml", config_toml(server.url))
+        env = harness.client_env(agent)
+        argv = [str(exe), "-p", "Work."]
     else:
         config = {"provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "S",
                                             "options": {"baseURL": server.url + "/v1",
@@ -171,7 +224,7 @@ def _run_client(agent, exe, ws, server, harness):
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode", "kilo", "pi"):
+    for agent in ("copilot", "opencode", "kilo", "pi", "cline", "vibe"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest

@@ -29,10 +29,11 @@ REGISTRY = {
     "gemini": "hook",
     "codex": "hook",
     "qwen": "hook",
+    "vibe": "hook",
     "opencode": "plugin",
     "kilo": "plugin",
     "pi": "plugin",
-    "cline": "rules",
+    "cline": "plugin",
     "windsurf": "rules",
 }
 #: The agents with a permission model (a module here), by name.
