@@ -143,7 +143,7 @@ def ask_again_hint(command) -> str:
     the client's own offer, `Bash(python3 *)`), and the file the client would have saved it
     in. With that rule the gate allows the command and it runs filtered, unasked. Nothing
     for a compound command (one rule does not cover it)."""
-    from ..coverage import SHELL_OPERATORS, rule_prefix
+    from ..allow_rule import SHELL_OPERATORS, rule_prefix
 
     if not isinstance(command, str) or any(op in command for op in SHELL_OPERATORS):
         return ""
