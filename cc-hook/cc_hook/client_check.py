@@ -105,7 +105,9 @@ def env_findings(env: dict, where: str, level: str, finding) -> None:
 def _claude_files(install: dict, user_home: str, cwd: str) -> list:
     from cc_gate.agents import claude as claude_gate
 
-    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(user_home, ".claude")
+    from .agents import claude
+
+    base = claude.user_dir(user_home)
     files = [(p, "managed") for p in claude_gate.managed_files()]
     files.append((os.path.join(base, "settings.json"), "user"))
     for root in _roots(install, cwd, user_home):
@@ -216,8 +218,9 @@ def check_gemini(install: dict, finding, user_home: str, cwd: str) -> None:
 
 
 def check_codex(install: dict, finding, user_home: str, cwd: str) -> None:
-    codex_home = os.environ.get("CODEX_HOME") or os.path.join(user_home, ".codex")
-    files = [(os.path.join(codex_home, "hooks.json"), "user")]
+    from .agents import codex
+
+    files = [(os.path.join(codex.user_dir(user_home), "hooks.json"), "user")]
     files += [(os.path.join(root, ".codex", "hooks.json"), "project")
               for root in _roots(install, cwd, user_home)]
     for path, level in files:
