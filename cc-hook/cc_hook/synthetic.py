@@ -93,9 +93,9 @@ PIPELINE_MARK = "const PRE = "
 
 
 def run_plugin_pipeline(plugin_text: str, command: str, cwd: str, agent: str | None = None):
-    """What a plugin (OpenCode's, Kilo's, Cline's) does before a shell call: its pipeline on
-    the event it builds (the agent module's `synthetic_event`, else OpenCode's `bash` event).
-    (result record or None, HookRun-like info)."""
+    """What a plugin (OpenCode's, Kilo's, Cline's, pi's extension) does before a shell call:
+    its pipeline on the event it builds (the agent module's `synthetic_event`, else OpenCode's
+    `bash` event). (result record or None, HookRun-like info)."""
     line = next((l for l in (plugin_text or "").splitlines() if l.startswith(PIPELINE_MARK)),
                 None)
     if line is None:

@@ -31,6 +31,8 @@ EXPECTED = {
     # Kilo CLI asks about every command outside its read-only list by default; the plugin
     # filters after execution, so an approved one reaches the model compacted too
     "kilo": (46, 13),
+    # pi runs every command (no rules of its own); its extension filters after execution
+    "pi": (46, 13),
     # Cline CLI runs every call unasked by default; its plugin filters after execution
     "cline": (46, 13),
 }

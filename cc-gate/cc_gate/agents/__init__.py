@@ -31,6 +31,7 @@ REGISTRY = {
     "qwen": "hook",
     "opencode": "plugin",
     "kilo": "plugin",
+    "pi": "plugin",
     "cline": "plugin",
     "windsurf": "rules",
 }
