@@ -10,8 +10,13 @@ every call (a headless run refuses it), and plan mode (`--plan`) refuses what co
 file. So the table is two sessions: act mode (the default) with a contextcrawler `[gate]` deny
 on `git push` (only the hook refuses it: Cline itself has nothing to say), and plan mode with
 approval off (Cline's own refusal, Cline's own ask). `CLINE_SESSION_BACKEND_MODE=local` keeps
-Cline from leaving its hub daemon running after the test.
+Cline from leaving its hub daemon running after the test; one more session runs in Cline's
+default backend, the hub (on a free port), and stops the hub it started by the PID its
+discovery record gives.
 """
+import os
+import signal
+import socket
 import json
 import shutil
 import subprocess
@@ -43,7 +48,10 @@ PLAN = [
 ]
 ADDED_DENIES = {"gate-denied push", "absolute-path push"}
 GATE = '[gate]\ndeny = ["git push:*"]\n'
-ENV = {"CLINE_SESSION_BACKEND_MODE": "local", "CLINE_NO_AUTO_UPDATE": "1"}
+#: Cline gives up a plugin that takes 4 s to load (and runs the session without it): on a
+#: loaded test machine it may, so the table waits longer (the measure is the client's behaviour)
+ENV = {"CLINE_SESSION_BACKEND_MODE": "local", "CLINE_NO_AUTO_UPDATE": "1",
+       "CLINE_PLUGIN_IMPORT_TIMEOUT_MS": "30000"}
 
 
 def providers(url: str) -> str:
@@ -75,7 +83,26 @@ def result_text(text: str) -> str:
     return "".join(str(e.get("result", "")) for e in entries if isinstance(e, dict))
 
 
-def session(hooked: bool, scenarios: list, plan: bool) -> dict:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def stop_hub(ws) -> None:
+    """Stop the hub daemon this workspace's Cline started (its discovery record names it)."""
+    record = ws.home / ".cline" / "data" / "locks" / "hub" / "production.json"
+    try:
+        pid = json.loads(record.read_text())["pid"]
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+    except (OSError, ValueError, KeyError, TypeError):
+        return
+    if b"--cline-hub-daemon" in argv and str(ws.project).encode() in argv:
+        os.kill(pid, signal.SIGTERM)
+
+
+def session(hooked: bool, scenarios: list, plan: bool, env: dict = ENV) -> dict:
     exe = install_client("cline")
     bin_dir = product_with_pytest()
     ws = Workspace(fresh_root("cline-hook" if hooked else "cline-raw"), agent_user())
@@ -93,7 +120,10 @@ def session(hooked: bool, scenarios: list, plan: bool) -> dict:
         ws.write(".cline/data/settings/providers.json", providers(server.url))
         argv = [str(exe), "--json", *(["--plan"] if plan else []), "Work through the task."]
         started = time.monotonic()
-        done = run_as_agent(argv, ws, env=ENV, timeout=300)
+        try:
+            done = run_as_agent(argv, ws, env=env, timeout=300)
+        finally:
+            stop_hub(ws)
         elapsed = time.monotonic() - started
         results = server.tool_results()
     outcomes = {name: outcome(text) for (name, *_), text in zip(scenarios, results)}
@@ -149,3 +179,17 @@ def test_the_model_receives_compacted_output_with_the_exit_line(runs):
     assert hooked[1].startswith("[Command exited with code 1]\n")  # the failure stays visible
     entry = json.loads(runs[False, True]["results"][1])[0]
     assert entry["success"] is False and entry["error"] == "Command exited with code 1"
+
+
+def test_the_default_hub_backend_filters_too():
+    """Cline's default backend runs the session (and the plugin) in a hub daemon."""
+    env = {key: value for key, value in ENV.items() if key != "CLINE_SESSION_BACKEND_MODE"}
+    run = session(True, ACT[:2], False, env=dict(env, CLINE_HUB_PORT=str(free_port())))
+    try:
+        assert run["outcomes"] == {"status": RAN, "failing pytest": RAN}
+        status, pytest_out = (result_text(t) for t in run["results"])
+        assert "M calc.py" in status and "(use \"git" not in status
+        assert pytest_out.startswith("[Command exited with code 1]\n")
+        assert "test_calc.py::test_add" in pytest_out and "1 failed" in pytest_out
+    finally:
+        shutil.rmtree(run["ws"].root, ignore_errors=True)
