@@ -18,6 +18,7 @@ Gemini CLI: `hooksConfig.enabled: false` and `hooksConfig.disabled` in its syste
 project `settings.json`, other `BeforeTool` hooks on `run_shell_command`, and the `.env` files it
 loads into its own environment (`.gemini/.env`, `.env`). Codex: other `PreToolUse` hooks on
 Bash in its `hooks.json` files (its trust entry is checked by the install's own artifact).
+Cline CLI: its global settings' `disabledPlugins` naming the installed plugin.
 """
 import json
 import os
@@ -233,7 +234,34 @@ def check_codex(install: dict, finding, user_home: str, cwd: str) -> None:
                          f"fix: remove it from hooks.PreToolUse in {_short(path)}")
 
 
-CHECKS = {"claude": check_claude, "gemini": check_gemini, "codex": check_codex}
+def cline_settings_path(user_home: str) -> str:
+    """Cline CLI's global settings file, found as Cline 3.0.65 finds it."""
+    if os.environ.get("CLINE_GLOBAL_SETTINGS_PATH"):
+        return os.environ["CLINE_GLOBAL_SETTINGS_PATH"]
+    data = os.environ.get("CLINE_DATA_DIR") or os.path.join(
+        os.environ.get("CLINE_DIR") or os.path.join(user_home, ".cline"), "data")
+    return os.path.join(data, "settings", "global-settings.json")
+
+
+def check_cline(install: dict, finding, user_home: str, cwd: str) -> None:
+    path = cline_settings_path(user_home)
+    settings = _read_json(path)
+    if settings is None:
+        return
+    disabled = settings.get("disabledPlugins")
+    disabled = {os.path.realpath(p) for p in disabled if isinstance(p, str)} \
+        if isinstance(disabled, list) else set()
+    for file in install.get("files", []):
+        plugin = file.get("path")
+        if file.get("kind") == "plugin" and plugin and os.path.realpath(plugin) in disabled:
+            finding.warn(f"Cline's settings {_short(path)} list the plugin {_short(plugin)} in "
+                         "disabledPlugins: Cline does not load it (nothing is filtered, its "
+                         f"denies do not apply); fix: remove it from disabledPlugins in "
+                         f"{_short(path)}")
+
+
+CHECKS = {"claude": check_claude, "gemini": check_gemini, "codex": check_codex,
+          "cline": check_cline}
 
 
 def check(install: dict, finding, user_home: str, cwd: str | None = None) -> None:

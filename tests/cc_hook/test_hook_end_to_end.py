@@ -532,6 +532,75 @@ def test_opencode_plugin_blocks_denies_and_filters_results(tmp_path):
                           "output": "frobnicated\n"}
 
 
+CLINE_DRIVER = """
+const plugin = (await import(%s)).default
+plugin.setup({}, { workspaceInfo: { rootPath: %s } })
+const results = []
+for (const [tool, input, output] of JSON.parse(process.argv[2])) {
+  const ctx = { tool: { name: tool }, input, toolCall: { toolName: tool, input } }
+  const before = plugin.hooks.beforeTool(ctx)
+  if (before !== undefined || output === null) { results.push({ before }); continue }
+  results.push({ after: plugin.hooks.afterTool({ ...ctx, result: { output } }) })
+}
+console.log(JSON.stringify(results))
+"""
+
+
+@pytest.mark.skipif(not subprocess.run(["sh", "-c", "command -v node"],
+                                       capture_output=True).stdout, reason="needs node")
+def test_cline_plugin_judges_and_filters_each_command_of_a_call(tmp_path):
+    """Cline CLI 3.0.65's `run_commands` takes several commands per call and answers one entry
+    each: the plugin denies the whole call for one denied command, and replaces the result of
+    each entry it has a filter for, Cline's exit line kept, the others untouched."""
+    home, project = tmp_path / "home", make_project(tmp_path / "project")
+    data = tmp_path / "ctxcrl"
+    env = {"HOME": str(home), "CTXCRL_HOME": str(data), "PATH": BARE_PATH}
+    assert run([CC_HOOK, "init", "--agent", "cline"], env, project).returncode == 0
+    with open(data / "config.toml", "a") as f:
+        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    module = tmp_path / "ctxcrl.mjs"
+    module.write_text((home / ".cline" / "plugins" / "ctxcrl.js").read_text())
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(CLINE_DRIVER % (json.dumps(str(module)), json.dumps(str(project))))
+    node = subprocess.run(["sh", "-c", "command -v node"], capture_output=True,
+                          text=True).stdout.strip()
+    pytest_out = open(os.path.join(os.path.dirname(__file__), "..", "fixtures", "python",
+                                   "pytest", "failures_quiet.out"), encoding="utf-8").read()
+    failing = "[Command exited with code 1]\n" + pytest_out
+    calls = [
+        ["run_commands", {"commands": ["git status", "echo hi"]},
+         [{"query": "git status", "result": STATUS_TEXT, "success": True},
+          {"query": "echo hi", "result": "hi\n", "success": True}]],
+        ["run_commands", {"command": "pytest -q"},
+         [{"query": "pytest -q", "result": failing, "error": "Command exited with code 1",
+           "success": False}]],
+        ["run_commands", {"commands": ["ls", "/usr/bin/git push origin main"]}, None],
+        ["run_commands", ["git status"], [{"query": "git status", "result": "", "error":
+                                            "Command timed out after 30000ms", "success": False}]],
+        # entries that do not line up with the commands (Cline joined a heredoc): left alone
+        ["run_commands", {"commands": ["git status", "git status"]},
+         [{"query": "git status", "result": STATUS_TEXT, "success": True}]],
+        ["read_files", {"paths": ["a.txt"]}, [{"query": "a.txt", "result": "x", "success": True}]],
+    ]
+    done = run([node, str(driver), json.dumps(calls)], env, project)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    first = results[0]["after"]["result"]["output"]
+    assert first[0]["result"].startswith("On branch main\nunstaged:\n  M a.txt\nuntracked:\n")
+    assert first[0]["success"] is True and first[1] == calls[0][2][1]
+    second = results[1]["after"]["result"]["output"][0]
+    assert second["result"].startswith("[Command exited with code 1]\n")
+    assert "tests/test_cart_bugs.py::test_total_with_discount" in second["result"]
+    assert "6 failed, 32 passed" in second["result"] and len(second["result"]) < len(failing)
+    assert (second["success"], second["error"]) == (False, "Command exited with code 1")
+    assert results[2]["before"]["skip"] is True
+    assert results[2]["before"]["reason"].startswith("contextcrawler: deny rule git push:* in ")
+    assert results[3:] == [{}] * 3  # afterTool answered nothing: Cline's own result stays
+    env["CTXCRL_DISABLED"] = "1"
+    done = run([node, str(driver), json.dumps(calls[:3])], env, project)
+    assert json.loads(done.stdout) == [{}, {}, {}]
+
+
 def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     install = installs("opencode")
     done = run([CC_HOOK, "test", "opencode", "frobnicate --all", "--run"], install.env,
