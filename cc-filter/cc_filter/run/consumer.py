@@ -6,13 +6,15 @@ several joined by commas in pipe order (`tail:50,head:5`; a plain `cat` adds not
 agent then sees the consumer's cut of the answer, not the answer, so the runner judges that
 cut (guard.OutputGuard.fit_consumer):
 
-- for a `tail` the answer is laid out for it (`for_tail`): the markers that count what was
-  left out and the tee hint go above the filter's lines, so the last lines are the summary
-  and the failure names;
-- then the consumer's cut of the answer is compared with its cut of the raw output
-  (`keeps_facts`): every line of the raw cut that carries a fact (a failure, a count, a
+- for a `tail` the answer is laid out for it (`for_tail`, `fit_tail`): layouts best first
+  — the whole answer with its markers and tee hint above it; then the hint, the names of the
+  failures whose sections do not fit, the last sections and the summary; then without the
+  hint — and the first whose cut keeps the raw cut's facts in fewer tokens is written;
+- for a `head` the consumer's cut of the answer is compared with its cut of the raw output
+  (`missing_facts`): every line of the raw cut that carries a fact (a failure, a count, a
   file:line, a test id; for a search every match) must be in the answer's cut, and that cut
-  must be smaller — else the raw output goes through, as without contextcrawler;
+  must be smaller — else the raw output goes through, as without contextcrawler (a tail's
+  layouts pass the same check);
 - tracking counts what reached the agent after the pipe (both cuts).
 
 Imports nothing heavy at module level (`re` only when facts are compared).
