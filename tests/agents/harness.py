@@ -54,6 +54,8 @@ CLIENTS = {
     "copilot": ("@github/copilot", "1.0.102", "copilot"),
     "qwen": ("@qwen-code/qwen-code", "0.24.4", "qwen"),
     "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
+    "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
+    "cline": ("cline", "3.0.65", "cline"),
 }
 
 #: Outcomes of one scenario, as the real client showed them.

@@ -36,6 +36,8 @@ RULES = {
                {"theme": "Default", "tools": {"allowed": ["run_shell_command(git status)",
                                                           "run_shell_command(git log)"],
                                               "exclude": ["run_shell_command(git push)"]}}),
+    # pi reads no permission rules; its settings file holds none
+    "pi": (".pi/agent/settings.json", {"quietStartup": True}),
 }
 SHAPES = [("claude", None), ("cursor", None), ("gemini", None), ("codex", None)]
 
@@ -538,6 +540,21 @@ def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     first = done.stdout.splitlines()[0]
     assert first.startswith("OpenCode ") and "refused" not in first
     assert "The model receives" in done.stdout
+
+
+def test_cc_hook_test_runs_pis_extension_pipeline(installs):
+    install = installs("pi")
+    done = run([CC_HOOK, "test", "pi", "git status"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == \
+        "pi runs unchanged; its output is filtered after it ran"
+    # pi has no rules of its own: contextcrawler's [gate] is the only deny
+    with open(os.path.join(install.env["CTXCRL_HOME"], "config.toml"), "a") as f:
+        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    done = run([CC_HOOK, "test", "pi", "git -C . push", "--run"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("pi refused by deny rule git push:* in [gate]")
+    assert "Not run: the agent refuses it." in done.stdout
 
 
 def test_gemini_installs_the_rule_for_rewritten_commands(installs):

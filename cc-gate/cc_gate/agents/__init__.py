@@ -31,7 +31,8 @@ REGISTRY = {
     "qwen": "hook",
     "opencode": "plugin",
     "kilo": "plugin",
-    "cline": "rules",
+    "pi": "plugin",
+    "cline": "plugin",
     "windsurf": "rules",
 }
 #: The agents with a permission model (a module here), by name.
