@@ -1,10 +1,12 @@
 """Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
-Kilo CLI, pi, Cline CLI and Copilot CLI. Each hook, before and after execution, as a ratio to
-`python3 -I -S -c pass` (target ≤ 4×):
+Kilo CLI, pi, Cline CLI, Copilot CLI and Mistral Vibe. Each hook, before and after execution,
+as a ratio to `python3 -I -S -c pass` (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
+- Mistral Vibe: the installed script on a `pre_tool` event and, with `post`, on a
+  `post_tool` event carrying the same `git status` result;
 - OpenCode, Kilo CLI and Cline CLI: the plugin's two pipelines (the shell commands it spawns)
   on the events it sends; pi: its extension's two pipelines the same way.
 
@@ -34,20 +36,21 @@ STATUS = ('On branch main\nChanges not staged for commit:\n'
 TRAILER = "<shellId: 0 completed with exit code 0>"
 
 
-def _env(tmp: str) -> dict:
-    env = dict(os.environ)
-    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"))
-    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "XDG_CONFIG_HOME",
-                "PYTHONDONTWRITEBYTECODE"):
-        env.pop(var, None)
-    os.makedirs(env["HOME"], exist_ok=True)
-    return env
-
-
 def _copilot_events(cwd: str):
     args = {"command": "git status", "description": "Status"}
     pre = {"sessionId": "s", "timestamp": 1, "cwd": cwd, "toolName": "bash", "toolArgs": args}
     post = dict(pre, toolResult={"resultType": "success", "textResultForLlm": STATUS + TRAILER})
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
+def _vibe_events(cwd: str):
+    pre = {"session_id": "s", "transcript_path": "", "cwd": cwd, "parent_session_id": None,
+           "hook_event_name": "pre_tool", "tool_name": "file_system.bash",
+           "tool_call_id": "call_1", "tool_input": {"command": "git status"}}
+    result = {"command": "git status", "returncode": 0, "stderr": "", "stdout": STATUS,
+              "timed_out": False, "was_truncated": False}
+    post = dict(pre, hook_event_name="post_tool", tool_status="success", tool_output=result,
+                tool_output_text=STATUS, tool_error=None, duration_ms=5)
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
@@ -83,19 +86,13 @@ def _plugin_pipelines(path: str) -> list:
 
 
 def _hook_rows(ctx) -> list:
-    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-postexec-")
-    try:
-        env = _env(tmp)
-        project = os.path.join(tmp, "project")
-        os.makedirs(os.path.join(project, ".git"))
-        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
-                               "opencode", "--agent", "kilo", "--agent", "pi", "--agent",
-                               "cline"], env=env, cwd=project, capture_output=True,
-                              text=True, timeout=120)
-        if done.returncode != 0:
-            return [{"budget": "post-execution hooks: install", "ok": False,
-                     "measured": done.stderr.strip()[-200:], "target": "cc-hook init works"}]
-        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-copilot.sh")
+    with ctx.scratch("postexec") as tmp:
+        env = ctx.private_env(tmp, drop=("XDG_CONFIG_HOME",))
+        project, failed = ctx.install_hooks(tmp, env, ["copilot", "opencode", "kilo", "pi", "cline", "vibe"],
+                                            "post-execution hooks: install")
+        if failed:
+            return [failed]
+        script = ctx.hook_script(env, "copilot")
         pre, post = _opencode_events(project)
         plugin = os.path.join(env["HOME"], ".config", "opencode", "plugins", "ctxcrl.ts")
         oc_pre, oc_post = _plugin_pipelines(plugin)
@@ -108,6 +105,8 @@ def _hook_rows(ctx) -> list:
         pi_pre, pi_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".pi", "agent", "extensions", "ctxcrl.ts"))
         pi_pre_event, pi_post_event = _pi_events(project)
+        vibe_script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-vibe.sh")
+        vibe_pre, vibe_post = _vibe_events(project)
         cases = [
             ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,
              None),
@@ -128,6 +127,10 @@ def _hook_rows(ctx) -> list:
             ("cline beforeTool (plugin pipeline)", ["/bin/sh", "-c", cline_pre], cl_pre, None),
             ("cline afterTool (git status result filtered)", ["/bin/sh", "-c", cline_post],
              cl_post, b'"result"'),
+            ("vibe pre_tool (deny-only pipeline)", ["/bin/sh", "-c", vibe_script], vibe_pre,
+             None),
+            ("vibe post_tool (git status result filtered)",
+             ["/bin/sh", "-c", f"{vibe_script} post"], vibe_post, b'"decision"'),
         ]
         out = []
         for name, argv, stdin, expect in cases:
@@ -139,8 +142,6 @@ def _hook_rows(ctx) -> list:
                 row["ok"] = row["ok"] and expect in answer
             out.append(row)
         return out
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def client_added_ms(agent: str, calls: int = 10) -> tuple:
@@ -150,8 +151,11 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
     import harness
     from openai_chat import OpenAIChatServer
 
-    exe = harness.CACHE / f"{agent}-{harness.CLIENTS[agent][1]}" / "node_modules" / ".bin" / \
-        harness.CLIENTS[agent][2]
+    if agent in harness.PYPI_CLIENTS:
+        exe = harness.install_client(agent)  # a venv: cached after its table's first run
+    else:
+        exe = harness.CACHE / f"{agent}-{harness.CLIENTS[agent][1]}" / "node_modules" / \
+            ".bin" / harness.CLIENTS[agent][2]
     if not exe.exists():
         return None
     medians = []
@@ -162,7 +166,9 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
             if hooked:
                 harness.run_as_agent([str(harness.product_venv() / "cc-hook"), "init",
                                       "--agent", agent], ws, timeout=120)
-            with OpenAIChatServer(["git status"] * calls, lifetime=600) as server:
+            drop = {"description": None} if agent == "vibe" else None  # its schema refuses it
+            with OpenAIChatServer(["git status"] * calls, lifetime=600,
+                                  tool_args=drop) as server:
                 _run_client(agent, exe, ws, server, harness)
                 gaps = [(n - c) * 1000 for c, n in zip(server.call_times, server.next_times)]
             medians.append(statistics.median(gaps) if gaps else float("nan"))
@@ -191,6 +197,13 @@ def _run_client(agent, exe, ws, server, harness):
         env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
                "COPILOT_MODEL": "scripted"}
         argv = [str(exe), "-p", "Work.", "--no-auto-update", "--allow-tool", "shell(git:*)"]
+    elif agent == "vibe":
+        sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents", "vibe"))
+        from test_vibe import config_toml  # its provider, and an allowlist with `git`
+
+        ws.write(".vibe/config.toml", config_toml(server.url))
+        env = harness.client_env(agent)
+        argv = [str(exe), "-p", "Work."]
     else:
         config = {"provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "S",
                                             "options": {"baseURL": server.url + "/v1",
@@ -210,7 +223,7 @@ def _run_client(agent, exe, ws, server, harness):
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode", "kilo", "pi", "cline"):
+    for agent in ("copilot", "opencode", "kilo", "pi", "cline", "vibe"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest
@@ -226,9 +239,7 @@ def rows(ctx) -> list:
     return out
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    from run import Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(Context()):
-        print(row)
+    print_rows(rows)

@@ -617,8 +617,36 @@ def test_claude_asks_for_the_rewritten_command_where_it_would_prompt(installs, m
     assert inner["updatedInput"] == dict(tool_input("claude", None, command),
                                          command=f"{install.filter} run {command}")
     assert inner["permissionDecisionReason"].startswith("This command requires approval")
+    # no "don't ask again" in a hook's prompt: it names the rule and the client's own file
+    assert inner["permissionDecisionReason"].endswith(
+        'Not to be asked again: add "Bash(pytest:*)" to permissions.allow in '
+        '.claude/settings.local.json')
     done = run([CC_HOOK, "test", "claude", command], install.env, install.project)
     assert "asks you first, then runs filtered" in done.stdout, done.stdout
+    assert 'Not to be asked again: add "Bash(pytest:*)"' in done.stdout, done.stdout
+
+
+def test_claude_the_rule_the_prompt_names_stops_the_prompt_and_keeps_the_filter(installs):
+    """The rule the ask names, saved where the prompt says, makes the gate allow the command:
+    it runs filtered, unasked (as the client runs it unasked with that rule)."""
+    install = installs("claude")
+    command = "pytest -q tests"
+    inner = parse(install.hook(event("claude", None, command, str(install.project),
+                                     "default")))["hookSpecificOutput"]
+    rule = inner["permissionDecisionReason"].split('add "', 1)[1].split('"', 1)[0]
+    local = install.project / ".claude" / "settings.local.json"
+    local.parent.mkdir(exist_ok=True)
+    local.write_text(json.dumps({"permissions": {"allow": [rule]}}))
+    inner = parse(install.hook(event("claude", None, command, str(install.project),
+                                     "default")))["hookSpecificOutput"]
+    assert inner["permissionDecision"] == "allow"
+    assert inner["updatedInput"]["command"] == f"{install.filter} run {command}"
+    # a compound command gets no such hint: one rule would not cover it
+    compound = parse(install.hook(event("claude", None, "pytest -q && cargo test",
+                                        str(install.project), "default")))
+    if compound is not None:
+        assert "Not to be asked again" not in compound["hookSpecificOutput"].get(
+            "permissionDecisionReason", "")
 
 
 def test_claude_plan_mode_leaves_read_only_commands_alone(installs):
