@@ -56,7 +56,7 @@ def outcome(text: str) -> str:
     return REFUSED if text.startswith("contextcrawler: ") else RAN
 
 
-def session(hooked: bool, scope: str = "global", scenarios=SCENARIOS) -> dict:
+def session(hooked: bool, scope: str = "global", scenarios=SCENARIOS, prepare=None) -> dict:
     from openai_chat import OpenAIChatServer
 
     if not node_is_new_enough():
@@ -65,6 +65,8 @@ def session(hooked: bool, scope: str = "global", scenarios=SCENARIOS) -> dict:
     bin_dir = product_with_pytest()
     ws = Workspace(fresh_root("pi-hook" if hooked else "pi-raw"), agent_user())
     prepare_project(ws)
+    if prepare is not None:
+        prepare(ws)
     initial = ws.remote_head()
     ws.write(".config/ctxcrl/config.toml", GATE)
     with OpenAIChatServer([command for _, command, *_ in scenarios], lifetime=300) as server:
@@ -160,3 +162,35 @@ def test_a_project_install_filters_too():
         assert "M calc.py" in status and "(use \"git" not in status
     finally:
         shutil.rmtree(run["ws"].root, ignore_errors=True)
+
+
+def test_a_truncated_output_is_filtered_from_pis_full_output_file():
+    """400 commits: `git log` prints 2,400 lines, pi keeps the last 2000 (the oldest commits)
+    and names its file with the whole output; the filter reads that file, so the newest
+    commits reach the model, compacted."""
+    def many_commits(ws):  # one git fast-import: 400 commits in a blink
+        branch = run_as_agent(["git", "symbolic-ref", "--short", "HEAD"], ws).stdout.strip()
+        stream = []
+        parent = run_as_agent(["git", "rev-parse", "HEAD"], ws).stdout.strip()
+        for n in range(1, 401):
+            message = f"note {n}: keep a record\n"
+            stream.append(f"commit refs/heads/{branch}\ncommitter Dev <dev@example.invalid> "
+                          f"{1_700_000_000 + n} +0000\ndata {len(message)}\n{message}"
+                          + (f"from {parent}\n" if n == 1 else "") + "\n")
+        done = run_as_agent(["git", "fast-import", "--quiet"], ws, stdin="".join(stream),
+                            timeout=120)
+        assert done.returncode == 0, done.stderr
+
+    scenario = [("long log", "git log", RAN, RAN)]
+    runs = {hooked: session(hooked, scenarios=scenario, prepare=many_commits)
+            for hooked in (False, True)}
+    try:
+        raw, hooked = runs[False]["results"][0], runs[True]["results"][0]
+        assert "[Showing lines " in raw and " Full output: " in raw
+        assert "note 400: keep a record" not in raw  # pi's tail cut the newest commits
+        assert "note 400: keep a record" in hooked and "more commits omitted" in hooked
+        assert "[full output: " in hooked  # contextcrawler's own copy of the whole output
+        assert "[Showing lines" not in hooked and len(hooked) < len(raw)
+    finally:
+        for run in runs.values():
+            shutil.rmtree(run["ws"].root, ignore_errors=True)
