@@ -1,12 +1,12 @@
 """Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
-Kilo CLI, pi and Copilot CLI. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
-(target ≤ 4×):
+Kilo CLI, pi, Cline CLI and Copilot CLI. Each hook, before and after execution, as a ratio to
+`python3 -I -S -c pass` (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
-- OpenCode and Kilo CLI: the plugin's two pipelines (the shell commands it spawns) on the
-  events it sends; pi: its extension's two pipelines the same way.
+- OpenCode, Kilo CLI and Cline CLI: the plugin's two pipelines (the shell commands it spawns)
+  on the events it sends; pi: its extension's two pipelines the same way.
 
 Then, for information, what the real client sees per shell call (tests/agents harness, the
 pinned clients, a scripted model): the time from the model's tool call to the next model
@@ -67,6 +67,12 @@ def _pi_events(cwd: str):
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
+def _cline_events(cwd: str):
+    pre = {"hook": "beforeTool", "tool": "run_commands", "cwd": cwd, "command": "git status"}
+    post = dict(pre, hook="afterTool", result=STATUS, success=True)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
 def _plugin_pipelines(path: str) -> list:
     text = open(path, encoding="utf-8").read()
     found = []
@@ -83,7 +89,8 @@ def _hook_rows(ctx) -> list:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
         done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
-                               "opencode", "--agent", "kilo", "--agent", "pi"], env=env, cwd=project, capture_output=True,
+                               "opencode", "--agent", "kilo", "--agent", "pi", "--agent",
+                               "cline"], env=env, cwd=project, capture_output=True,
                               text=True, timeout=120)
         if done.returncode != 0:
             return [{"budget": "post-execution hooks: install", "ok": False,
@@ -94,6 +101,9 @@ def _hook_rows(ctx) -> list:
         oc_pre, oc_post = _plugin_pipelines(plugin)
         kilo_pre, kilo_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".config", "kilo", "plugins", "ctxcrl.ts"))
+        cline_pre, cline_post = _plugin_pipelines(
+            os.path.join(env["HOME"], ".cline", "plugins", "ctxcrl.js"))
+        cl_pre, cl_post = _cline_events(project)
         cp_pre, cp_post = _copilot_events(project)
         pi_pre, pi_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".pi", "agent", "extensions", "ctxcrl.ts"))
@@ -115,6 +125,9 @@ def _hook_rows(ctx) -> list:
              None),
             ("pi tool_result (git status result filtered)", ["/bin/sh", "-c", pi_post],
              pi_post_event, b'"content"'),
+            ("cline beforeTool (plugin pipeline)", ["/bin/sh", "-c", cline_pre], cl_pre, None),
+            ("cline afterTool (git status result filtered)", ["/bin/sh", "-c", cline_post],
+             cl_post, b'"result"'),
         ]
         out = []
         for name, argv, stdin, expect in cases:
@@ -133,6 +146,7 @@ def _hook_rows(ctx) -> list:
 def client_added_ms(agent: str, calls: int = 10) -> tuple:
     """(median ms per shell call without the hook, with it) as the real client sees it."""
     sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents"))
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents", "cline"))
     import harness
     from openai_chat import OpenAIChatServer
 
@@ -158,6 +172,14 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
 
 
 def _run_client(agent, exe, ws, server, harness):
+    if agent == "cline":
+        from test_cline import ENV, providers  # tests/agents/cline: its offline setup
+
+        ws.write(".cline/data/settings/providers.json", providers(server.url))
+        # a one-word prompt reads as an unknown subcommand: "Work." fails, two words do not
+        harness.run_as_agent([str(exe), "--json", "Work through the task."], ws, env=ENV,
+                             timeout=500)
+        return
     if agent == "pi":
         ws.write(".pi/agent/models.json", json.dumps({"providers": {"scripted": {
             "baseUrl": server.url + "/v1", "api": "openai-completions", "apiKey": "none",
@@ -188,7 +210,7 @@ def _run_client(agent, exe, ws, server, harness):
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode", "kilo", "pi"):
+    for agent in ("copilot", "opencode", "kilo", "pi", "cline"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest

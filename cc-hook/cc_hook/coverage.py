@@ -89,9 +89,9 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
 
 
 def judge(agent: str, command: str, cwd: str, after: bool, gate=None, rewriter=None) -> Verdict:
-    rewriter = rewriter or _rewriter()
     from .agents import PLUGIN_AGENTS
 
+    rewriter = rewriter or _rewriter()
     if agent in PLUGIN_AGENTS:  # the plugin: deny-only before, filter after
         outcome = _opencode_outcome(command, cwd, gate, after, agent)
     else:

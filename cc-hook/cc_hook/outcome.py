@@ -6,9 +6,10 @@ on the real clients). Cold path.
 """
 import json
 
-AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse", 'pi.on("tool_result"')
+AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse", 'pi.on("tool_result"',
+                "afterTool")
 """How an installed hook file names the after-execution event (OpenCode's plugin, Copilot's
-hooks file, pi's extension): an install that registers one filters the output after the command ran."""
+hooks file, pi's extension, Cline's plugin): an install that registers one filters the output after the command ran."""
 
 FILTERED = "filtered"
 """Runs the rewritten command without asking."""

@@ -92,10 +92,10 @@ def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
 PIPELINE_MARK = "const PRE = "
 
 
-def run_plugin_pipeline(plugin_text: str, command: str, cwd: str, agent: str = "opencode"):
-    """What the OpenCode (or Kilo) plugin, or pi's extension, does before a `bash` call: its
-    pipeline on the event it builds (the agent module's `synthetic_event`, else OpenCode's).
-    (the answer or None, HookRun-like info)."""
+def run_plugin_pipeline(plugin_text: str, command: str, cwd: str, agent: str | None = None):
+    """What a plugin (OpenCode's, Kilo's, Cline's, pi's extension) does before a shell call:
+    its pipeline on the event it builds (the agent module's `synthetic_event`, else OpenCode's
+    `bash` event). (result record or None, HookRun-like info)."""
     line = next((l for l in (plugin_text or "").splitlines() if l.startswith(PIPELINE_MARK)),
                 None)
     if line is None:
@@ -105,8 +105,10 @@ def run_plugin_pipeline(plugin_text: str, command: str, cwd: str, agent: str = "
     except ValueError:
         return None, None
     try:
-        event = event_for(agent, command, cwd)
+        event = event_for(agent, command, cwd) if agent else None
     except KeyError:
+        event = None
+    if event is None:
         event = {"hook": "tool.execute.before", "tool": "bash", "directory": cwd,
                  "args": {"command": command, "description": "cc-hook test"}}
     run = run_hook(pipeline, json.dumps(event) + "\n", cwd)

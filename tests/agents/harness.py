@@ -55,6 +55,7 @@ CLIENTS = {
     "qwen": ("@qwen-code/qwen-code", "0.24.4", "qwen"),
     "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
     "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
+    "cline": ("cline", "3.0.65", "cline"),
 }
 
 #: Outcomes of one scenario, as the real client showed them.

@@ -33,6 +33,8 @@ EXPECTED = {
     "kilo": (46, 13),
     # pi runs every command (no rules of its own); its extension filters after execution
     "pi": (46, 13),
+    # Cline CLI runs every call unasked by default; its plugin filters after execution
+    "cline": (46, 13),
 }
 
 

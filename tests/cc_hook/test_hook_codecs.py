@@ -68,6 +68,9 @@ DECODE_CASES = [
             "input": {"command": CMD, "description": "scripted step"}},
      {"agent": "pi", "cwd": CWD, "command": CMD,
       "input": {"command": CMD, "description": "scripted step"}}),
+    # Cline CLI 3.0.65: its plugin sends each command of a `run_commands` call alone
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": CMD},
+     {"agent": "cline", "cwd": CWD, "command": CMD, "input": {"command": CMD}}),
 ]
 
 
@@ -98,6 +101,10 @@ NOT_ANSWERED = [
     ("pi", {"type": "tool_call", "toolName": "bash", "input": "git status"}),
     ("pi", {"type": "tool_execution_start", "toolName": "bash", "input": {"command": "ls"}}),
     ("pi", {"toolName": "bash", "input": {"command": "ls"}}),
+    ("cline", {"hook": "beforeTool", "tool": "read_files", "cwd": CWD, "command": "x"}),
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": "  "}),
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "commands": ["ls"]}),
+    ("cline", {"hook": "tool_call", "tool": "run_commands", "command": "ls"}),
 ]
 
 
@@ -116,7 +123,7 @@ def test_decode_ignores_what_is_not_a_shell_call(agent, event):
 @pytest.mark.parametrize("body", ["", "   \n", "{", "not json", "[1, 2]", "null", "\"x\"",
                                   '{"tool_name": "Bash"} trailing', "{" * 100000])
 @pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen",
-                                   "pi"])
+                                   "pi", "cline"])
 def test_decode_malformed_body_gives_no_record(agent, body):
     assert stage.decode(agent, body) is None
 
@@ -300,6 +307,16 @@ ENCODE_CASES = [
      {"block": True, "reason": "contextcrawler: deny rule git push in [gate]"}),
     ("pi", record("pi", decision="allow"), None),
     ("pi", record("pi", rewritten=None), None),
+    # Cline CLI: the plugin's answers (never a rewrite; after execution, the entry's result)
+    ("cline", record("cline", decision="deny", reason="r"),
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("cline", record("cline", decision="allow"), None),
+    ("cline", dict(record("cline", rewritten=None,
+                          event={"phase": "post", "head": "[Command exited with code 1]\n"}),
+                   exit_code=1, filtered="FAILED t.py::x\n"),
+     {"result": "[Command exited with code 1]\nFAILED t.py::x\n"}),
+    ("cline", dict(record("cline", rewritten=None, event={"phase": "post"}), exit_code=0),
+     None),
 ]
 
 

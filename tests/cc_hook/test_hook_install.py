@@ -265,9 +265,9 @@ def test_filter_bin_is_not_recorded_when_cc_filter_is_visible(fake_home, monkeyp
     _, data, _ = fake_home
     monkeypatch.setattr(filter_path, "check",
                         lambda ours: filter_path.FilterCheck(ours, ours, "/bin/bash"))
-    assert init("claude", "cline", scope="project")[0] == 0
+    assert init("claude", "windsurf", scope="project")[0] == 0
     assert read(data / "config.toml") is None
-    assert "`cc-filter run git status`" in read(fake_home[2] / ".clinerules")
+    assert "`cc-filter run git status`" in read(fake_home[2] / ".windsurfrules")
     body = read(script("claude"))
     assert "unset CTXCRL_FILTER_BIN\n" in body and hook_script.filter_bin_in(body) is None
 
@@ -303,14 +303,16 @@ def test_malformed_config_blocks_hooks_that_could_not_run(fake_home):
 
 def test_rules_files(fake_home):
     _, _, project = fake_home
-    (project / ".clinerules").mkdir()
-    assert init("cline", "windsurf")[0] == 0  # rules files always go to the project
-    assert "cc-filter" in read(project / ".clinerules" / "ctxcrl.md")
+    assert init("windsurf")[0] == 0  # rules files always go to the project
     rules = read(project / ".windsurfrules")
     assert rules.startswith("<!-- ctxcrl:begin") and "run pytest -q" in rules
     assert uninstall(scope="project")[0] == 0
     assert not os.path.exists(project / ".windsurfrules")
-    assert os.listdir(project / ".clinerules") == []
+    (project / ".windsurfrules").mkdir()  # a folder of rules: a file of our own in it
+    assert init("windsurf")[0] == 0
+    assert "cc-filter" in read(project / ".windsurfrules" / "ctxcrl.md")
+    assert uninstall(scope="project")[0] == 0
+    assert os.listdir(project / ".windsurfrules") == []
 
 
 def test_copilot_registers_its_post_hook_too(fake_home):

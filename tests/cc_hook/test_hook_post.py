@@ -191,3 +191,74 @@ def test_pi_truncated_output_is_read_from_its_full_output_file():
 ])
 def test_pi_results_left_alone(event):
     assert decoded("pi", event) is None
+# -- Cline CLI 3.0.65: one `run_commands` entry per command, as its plugin forwards it -------
+
+def cline_after(command, result, success=True):
+    return {"hook": "afterTool", "tool": "run_commands", "cwd": CWD, "command": command,
+            "result": result, "success": success}
+
+
+@pytest.mark.parametrize("result, success, parts", [
+    ("On branch main\n", True, ("On branch main\n", 0, "")),
+    ("[Command exited with code 1]\nF\n1 failed\n", False,
+     ("F\n1 failed\n", 1, "[Command exited with code 1]\n")),
+    ("[Command exited with code 3]\nout\n\n[stderr]\nerr\n", False,
+     ("out\n\n[stderr]\nerr\n", 3, "[Command exited with code 3]\n")),
+    ("[Command exited with code 2]", False, ("", 2, "[Command exited with code 2]")),
+    ("", False, None),                                   # a timeout: no exit code
+    ("[Command exited with code x]\n", False, None),
+    ("[Command exited with code 1]\nok\n", True, ("[Command exited with code 1]\nok\n", 0, "")),
+    ("a" * 10 + "\n[... output truncated: 90000 chars total. Refine the command (grep, head, "
+     "tail) to view the elided middle ...]\n" + "b" * 10, True, None),
+    ("[Command is still running. Output will continue in /tmp/x/output.log]\nx", True, None),
+    ("x", None, None),
+    (None, True, None),
+])
+def test_cline_split_result(result, success, parts):
+    from cc_hook.agents.cline import split_result
+
+    assert split_result(result, success) == parts
+
+
+def test_cline_result_record_keeps_the_exit_line():
+    rec = decoded("cline", cline_after("python -m pytest -q",
+                                       "[Command exited with code 1]\nF\n1 failed\n", False))
+    assert rec["exit_code"] == 1 and rec["output"] == "F\n1 failed\n"
+    assert (rec["filter"], rec["argv"]) == ("pytest", ["python", "-m", "pytest", "-q"])
+    assert rec["event"]["head"] == "[Command exited with code 1]\n"
+    rec["filtered"] = "FAILED t.py::x\n1 failed\n"
+    assert json.loads(stage.encode("cline", json.dumps(rec))) == {
+        "result": "[Command exited with code 1]\nFAILED t.py::x\n1 failed\n"}
+    rec = decoded("cline", cline_after("git status", "On branch main\n"))
+    assert rec["exit_code"] == 0 and "head" not in rec.get("event", {})
+    rec["filtered"] = "ok main\n"
+    assert json.loads(stage.encode("cline", json.dumps(rec))) == {"result": "ok main\n"}
+    rec["filtered"] = ""
+    assert stage.encode("cline", json.dumps(rec)) == ""
+
+
+@pytest.mark.parametrize("event", [
+    cline_after("git status", "", False),
+    cline_after("frobnicate", "x"),
+    cline_after("git status && git log", "x"),
+    dict(cline_after("git status", "x"), tool="read_files"),
+    dict(cline_after("git status", "x"), hook="tool_result"),
+    {"hook": "afterTool", "tool": "run_commands", "cwd": CWD, "command": ["git", "status"],
+     "result": "x", "success": True},
+])
+def test_cline_results_left_alone(event):
+    assert decoded("cline", event) is None
+
+
+def test_cline_before_never_rewrites():
+    before = {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": "git status"}
+    rec = decoded("cline", before)
+    assert rec == {"agent": "cline", "cwd": CWD, "command": "git status",
+                   "input": {"command": "git status"}}
+    rec.update(decision="ask", reason="r", rewritten="cc-filter run git status")
+    assert stage.encode("cline", json.dumps(rec)) == ""
+    rec.update(decision="allow")
+    assert stage.encode("cline", json.dumps(rec)) == ""
+    rec.update(decision="deny", reason="r")
+    assert json.loads(stage.encode("cline", json.dumps(rec))) == {
+        "decision": "deny", "reason": "contextcrawler: r"}

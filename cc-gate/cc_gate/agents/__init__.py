@@ -32,7 +32,7 @@ REGISTRY = {
     "opencode": "plugin",
     "kilo": "plugin",
     "pi": "plugin",
-    "cline": "rules",
+    "cline": "plugin",
     "windsurf": "rules",
 }
 #: The agents with a permission model (a module here), by name.
