@@ -1,10 +1,12 @@
 """Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
-Kilo CLI, pi, Cline CLI and Copilot CLI. Each hook, before and after execution, as a ratio to
-`python3 -I -S -c pass` (target ≤ 4×):
+Kilo CLI, pi, Cline CLI, Copilot CLI and Mistral Vibe. Each hook, before and after execution,
+as a ratio to `python3 -I -S -c pass` (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
+- Mistral Vibe: the installed script on a `pre_tool` event and, with `post`, on a
+  `post_tool` event carrying the same `git status` result;
 - OpenCode, Kilo CLI and Cline CLI: the plugin's two pipelines (the shell commands it spawns)
   on the events it sends; pi: its extension's two pipelines the same way.
 
@@ -51,6 +53,17 @@ def _copilot_events(cwd: str):
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
+def _vibe_events(cwd: str):
+    pre = {"session_id": "s", "transcript_path": "", "cwd": cwd, "parent_session_id": None,
+           "hook_event_name": "pre_tool", "tool_name": "file_system.bash",
+           "tool_call_id": "call_1", "tool_input": {"command": "git status"}}
+    result = {"command": "git status", "returncode": 0, "stderr": "", "stdout": STATUS,
+              "timed_out": False, "was_truncated": False}
+    post = dict(pre, hook_event_name="post_tool", tool_status="success", tool_output=result,
+                tool_output_text=STATUS, tool_error=None, duration_ms=5)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
 def _opencode_events(cwd: str):
     args = {"command": "git status", "description": "Status"}
     pre = {"hook": "tool.execute.before", "tool": "bash", "directory": cwd, "args": args}
@@ -90,7 +103,8 @@ def _hook_rows(ctx) -> list:
         os.makedirs(os.path.join(project, ".git"))
         done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
                                "opencode", "--agent", "kilo", "--agent", "pi", "--agent",
-                               "cline"], env=env, cwd=project, capture_output=True,
+                               "cline", "--agent", "vibe"], env=env, cwd=project,
+                              capture_output=True,
                               text=True, timeout=120)
         if done.returncode != 0:
             return [{"budget": "post-execution hooks: install", "ok": False,
@@ -108,6 +122,8 @@ def _hook_rows(ctx) -> list:
         pi_pre, pi_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".pi", "agent", "extensions", "ctxcrl.ts"))
         pi_pre_event, pi_post_event = _pi_events(project)
+        vibe_script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-vibe.sh")
+        vibe_pre, vibe_post = _vibe_events(project)
         cases = [
             ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,
              None),
@@ -128,6 +144,10 @@ def _hook_rows(ctx) -> list:
             ("cline beforeTool (plugin pipeline)", ["/bin/sh", "-c", cline_pre], cl_pre, None),
             ("cline afterTool (git status result filtered)", ["/bin/sh", "-c", cline_post],
              cl_post, b'"result"'),
+            ("vibe pre_tool (deny-only pipeline)", ["/bin/sh", "-c", vibe_script], vibe_pre,
+             None),
+            ("vibe post_tool (git status result filtered)",
+             ["/bin/sh", "-c", f"{vibe_script} post"], vibe_post, b'"decision"'),
         ]
         out = []
         for name, argv, stdin, expect in cases:
@@ -150,8 +170,11 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
     import harness
     from openai_chat import OpenAIChatServer
 
-    exe = harness.CACHE / f"{agent}-{harness.CLIENTS[agent][1]}" / "node_modules" / ".bin" / \
-        harness.CLIENTS[agent][2]
+    if agent in harness.PYPI_CLIENTS:
+        exe = harness.install_client(agent)  # a venv: cached after its table's first run
+    else:
+        exe = harness.CACHE / f"{agent}-{harness.CLIENTS[agent][1]}" / "node_modules" / \
+            ".bin" / harness.CLIENTS[agent][2]
     if not exe.exists():
         return None
     medians = []
@@ -162,7 +185,9 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
             if hooked:
                 harness.run_as_agent([str(harness.product_venv() / "cc-hook"), "init",
                                       "--agent", agent], ws, timeout=120)
-            with OpenAIChatServer(["git status"] * calls, lifetime=600) as server:
+            drop = {"description": None} if agent == "vibe" else None  # its schema refuses it
+            with OpenAIChatServer(["git status"] * calls, lifetime=600,
+                                  tool_args=drop) as server:
                 _run_client(agent, exe, ws, server, harness)
                 gaps = [(n - c) * 1000 for c, n in zip(server.call_times, server.next_times)]
             medians.append(statistics.median(gaps) if gaps else float("nan"))
@@ -191,6 +216,13 @@ def _run_client(agent, exe, ws, server, harness):
         env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
                "COPILOT_MODEL": "scripted"}
         argv = [str(exe), "-p", "Work.", "--no-auto-update", "--allow-tool", "shell(git:*)"]
+    elif agent == "vibe":
+        sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents", "vibe"))
+        from test_vibe import config_toml  # its provider, and an allowlist with `git`
+
+        ws.write(".vibe/config.toml", config_toml(server.url))
+        env = harness.client_env(agent)
+        argv = [str(exe), "-p", "Work."]
     else:
         config = {"provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "S",
                                             "options": {"baseURL": server.url + "/v1",
@@ -210,7 +242,7 @@ def _run_client(agent, exe, ws, server, harness):
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode", "kilo", "pi", "cline"):
+    for agent in ("copilot", "opencode", "kilo", "pi", "cline", "vibe"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest

@@ -156,6 +156,14 @@ class MarkedBlock(Artifact):
         return before + after
 
 
+class TomlBlock(MarkedBlock):
+    """A block of TOML tables between marker comments in an agent's TOML file (Mistral Vibe's
+    `[[hooks]]` in hooks.toml): the user's own tables stay as they are, byte for byte."""
+
+    BEGIN = "# ctxcrl:begin (written by cc-hook init; cc-hook uninstall removes it)"
+    END = "# ctxcrl:end"
+
+
 class JsonRegistration(Artifact):
     """Our hook entry in a list inside an agent's JSON settings (`hooks.PreToolUse`, …).
 

@@ -305,7 +305,14 @@ def after_approval(agent: str, command: str, cwd: str, outcome) -> list:
     """`cc-hook test`: for a command the agent asks about (or decides on itself), whether its
     output is filtered once you approve it, why, and the rule that would compact it."""
     if outcome.kind == ASKS:
-        return ["  approved  runs filtered (the prompt shows the rewritten command)"]
+        lines = ["  approved  runs filtered (the prompt shows the rewritten command)"]
+        if agent == "claude":  # its prompt for a hook's ask has no "don't ask again"
+            from .agents.claude import ask_again_hint
+
+            hint = ask_again_hint(command)
+            if hint:
+                lines.append(f"  again     {hint[2:]}")
+        return lines
     if outcome.kind == REWRITTEN_OWN_RULES:
         return ["  approved  runs filtered (the agent runs the rewritten command once its own "
                 "rules allow it)"]

@@ -7,9 +7,10 @@ on the real clients). Cold path.
 import json
 
 AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse", 'pi.on("tool_result"',
-                "afterTool")
+                "afterTool", 'type = "post_tool"')
 """How an installed hook file names the after-execution event (OpenCode's plugin, Copilot's
-hooks file, pi's extension, Cline's plugin): an install that registers one filters the output after the command ran."""
+hooks file, pi's extension, Cline's plugin, Vibe's hooks.toml): an install that registers one
+filters the output after the command ran."""
 
 FILTERED = "filtered"
 """Runs the rewritten command without asking."""
@@ -105,7 +106,7 @@ def outcome_of(agent: str, answer_text: str, original: str, after: bool = False)
         if not isinstance(command, str):
             return none
         return Outcome(FILTERED if permission == "allow" else ASKS, command)
-    if agent == "gemini":
+    if agent in ("gemini", "vibe"):  # Vibe answers only a deny before execution
         decision = answer.get("decision")
         if decision in ("deny", "block"):
             return Outcome(REFUSED, reason=_reason(answer.get("reason")))

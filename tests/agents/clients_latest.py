@@ -10,7 +10,7 @@ Options:
   -h --help  Show this help.
 
 For each agent (default: all of tests/agents/harness.py's CLIENTS): `npm view <package>
-version` gives the newest release. When it is the pinned one there is nothing to compare
+version` (`pip index versions <package>` for the PyPI clients) gives the newest release. When it is the pinned one there is nothing to compare
 (unless --always). Otherwise the agent's folder `tests/agents/<agent>/` runs twice, pinned and
 newest (`CTXCRL_CLIENT_VERSION_<AGENT>`, which harness.install_client honours), each with a
 JUnit report, and every test whose outcome differs is printed with the newest run's first
@@ -32,7 +32,15 @@ sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
 
 
-def newest(package: str) -> str | None:
+def newest(package: str, python: tuple | None = None) -> str | None:
+    """The newest release on npm, or on PyPI for a package that runs on `python` (x, y)."""
+    if python:  # "mistral-vibe (3.0.3)" on its first line
+        done = subprocess.run([sys.executable, "-m", "pip", "index", "versions", package,
+                               "--python-version", ".".join(map(str, python))],
+                              capture_output=True, text=True, timeout=120)
+        first = done.stdout.strip().splitlines()[0] if done.stdout.strip() else ""
+        version = first.partition("(")[2].rstrip(")").strip()
+        return version if done.returncode == 0 and version else None
     done = subprocess.run(["npm", "view", package, "version"], capture_output=True, text=True,
                           timeout=120)
     version = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
@@ -63,9 +71,11 @@ def run_table(agent: str, version: str, report: Path) -> dict:
 
 def compare(agent: str, always: bool) -> int:
     package, pinned, _binary = harness.CLIENTS[agent]
-    latest = newest(package)
+    pypi = harness.PYPI_CLIENTS.get(agent)
+    latest = newest(package, pypi)
     if latest is None:
-        print(f"{agent}: cannot look up the newest {package} (npm view failed)")
+        print(f"{agent}: cannot look up the newest {package} "
+              f"({'pip index versions' if pypi else 'npm view'} failed)")
         return 2
     if latest == pinned and not always:
         print(f"{agent}: {package} newest {latest} = pinned: nothing to compare")

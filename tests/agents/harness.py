@@ -1,8 +1,10 @@
 """The real agent clients as a test bench: what every `tests/agents/<agent>/` shares.
 
-- `install_client(name)`: the pinned client from the npm registry, installed once per machine
-  into a world-readable cache (`CTXCRL_AGENTS_CACHE`, default `/var/tmp/ctxcrl-agents`). When
-  the registry cannot be reached the test is **skipped with the reason** (pytest `-ra` prints
+- `install_client(name)`: the pinned client from the npm registry (PyPI for `PYPI_CLIENTS`: a
+  venv of its own, made with a Python the package supports, found on the PATH or in pyenv),
+  installed once per machine into a world-readable cache (`CTXCRL_AGENTS_CACHE`, default
+  `/var/tmp/ctxcrl-agents`); `client_env(name)` is what its environment needs. When the
+  registry cannot be reached the test is **skipped with the reason** (pytest `-ra` prints
   it), never silently passed.
 - `agent_user()`: the ordinary user the clients run as (Claude Code refuses bypassPermissions
   as root). As root it is `ctxagent`, created on first use; otherwise the current user.
@@ -14,8 +16,12 @@
   protocols (each agent's folder subclasses it). It logs every request it gets, answers from a
   script, and stops itself after `lifetime` seconds whatever happens.
 - `run_as_agent(argv, ws, ...)`: run a client as the agent user, with a hard timeout.
+- `Tmux`: a client's interactive session in tmux as the agent user (type, read the screen).
+- `rust_bin()`: a directory with `cargo` and `rustc` the agent user can run (this machine's
+  Rust toolchain, made reachable once), or None; `Workspace.env()` puts it on the agent's PATH
+  (`agent_path()`), so every table can run `cargo test` where the machine has a toolchain.
 
-Nothing here talks to anything but the npm registry (install) and 127.0.0.1.
+Nothing here talks to anything but the package registries (install) and 127.0.0.1.
 """
 from __future__ import annotations
 
@@ -56,6 +62,11 @@ CLIENTS = {
     "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
     "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
     "cline": ("cline", "3.0.65", "cline"),
+    "vibe": ("mistral-vibe", "3.0.2", "vibe"),  # PyPI (3.0.3 pins a certifi the registry lacks)
+}
+#: The clients that come from PyPI, not npm: name → the oldest Python their package runs on.
+PYPI_CLIENTS = {
+    "vibe": (3, 12),
 }
 
 #: Outcomes of one scenario, as the real client showed them.
@@ -80,33 +91,162 @@ def client_version(name: str) -> str:
 
 
 def install_client(name: str) -> Path:
-    """The client's executable at `client_version(name)`, installed from the npm registry
-    (once per machine and version)."""
+    """The client's executable at `client_version(name)`, installed from its registry (npm, or
+    PyPI for `PYPI_CLIENTS`) once per machine and version. Run it with `client_env(name)`."""
     package, _pinned, binary = CLIENTS[name]
     version = client_version(name)
-    prefix = CACHE / f"{name}-{version}"
-    exe = prefix / "node_modules" / ".bin" / binary
-    if exe.exists():
-        return exe
+    if name in PYPI_CLIENTS:
+        return _install_pypi(name, package, version, binary)
     if shutil.which("npm") is None:
         pytest.skip(f"{name}: npm is not installed, so {package}@{version} cannot be installed")
+
+    def npm_install(tmp: Path):
+        proc = subprocess.run(
+            ["npm", "install", "--prefix", str(tmp), "--no-fund", "--no-audit",
+             "--loglevel=error", f"{package}@{version}"],
+            capture_output=True, text=True, timeout=900)
+        return None if proc.returncode == 0 else proc
+
+    return _install_once(name, f"{package}@{version} from the npm registry",
+                         CACHE / f"{name}-{version}", Path("node_modules") / ".bin" / binary,
+                         npm_install)
+
+
+def _install_once(name: str, what: str, prefix: Path, exe: Path, install,
+                  relocatable: bool = True) -> Path:
+    """`prefix / exe`, after `install(folder)` (None, or the failed CompletedProcess) filled a
+    folder of the world-readable cache; a failure skips the test with the installer's last
+    lines. A relocatable install is made aside and renamed into place (another process may be
+    installing the same); a venv, whose scripts name its own path, is made in place and counts
+    only once its `.installed` mark is written."""
+    done = prefix / exe if relocatable else prefix / ".installed"
+    if done.exists():
+        return prefix / exe
     CACHE.mkdir(parents=True, exist_ok=True)
     os.chmod(CACHE, 0o755)
-    tmp = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=CACHE))
-    proc = subprocess.run(
-        ["npm", "install", "--prefix", str(tmp), "--no-fund", "--no-audit", "--loglevel=error",
-         f"{package}@{version}"], capture_output=True, text=True, timeout=900)
-    if proc.returncode != 0 or not (tmp / "node_modules" / ".bin" / binary).exists():
-        shutil.rmtree(tmp, ignore_errors=True)
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        pytest.skip(f"{name}: cannot install {package}@{version} from the npm registry: "
-                    + " | ".join(tail))
-    _writable_tree(tmp)
+    if relocatable:
+        target = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=CACHE))
+    else:
+        shutil.rmtree(prefix, ignore_errors=True)  # a half-made one from a run that died
+        prefix.mkdir()
+        target = prefix
+    failed = install(target)
+    if failed is not None or not (target / exe).exists():
+        shutil.rmtree(target, ignore_errors=True)
+        tail = ((failed.stderr or failed.stdout) if failed is not None
+                else f"no {exe} after the install").strip().splitlines()[-3:]
+        pytest.skip(f"{name}: cannot install {what}: " + " | ".join(tail))
+    _writable_tree(target)
+    if not relocatable:
+        done.write_text("")
+    else:
+        try:
+            target.rename(prefix)
+        except OSError:  # another process installed it meanwhile
+            shutil.rmtree(target, ignore_errors=True)
+    return prefix / exe
+
+
+def _python_version(python: str) -> tuple | None:
     try:
-        tmp.rename(prefix)
-    except OSError:  # another process installed it meanwhile
-        shutil.rmtree(tmp, ignore_errors=True)
+        done = subprocess.run([python, "-c", "import sys, venv; print(*sys.version_info[:3])"],
+                              capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    parts = done.stdout.split()
+    return tuple(int(p) for p in parts) if done.returncode == 0 and len(parts) == 3 else None
+
+
+def python_at_least(minimum: tuple) -> tuple[str, tuple] | None:
+    """(path, version) of a Python ≥ `minimum` on this machine, the newest found: the
+    `python3.N` commands on the PATH (a pyenv shim that is not selected fails and is passed
+    over), then pyenv's installed versions (`pyenv root`, `$PYENV_ROOT`, `~/.pyenv`)."""
+    candidates = []
+    for minor in range(minimum[1] + 4, minimum[1] - 1, -1):
+        found = shutil.which(f"python{minimum[0]}.{minor}")
+        if found:
+            candidates.append(found)
+    roots = [os.environ.get("PYENV_ROOT"), str(Path.home() / ".pyenv")]
+    if shutil.which("pyenv"):
+        roots.insert(0, subprocess.run(["pyenv", "root"], capture_output=True,
+                                       text=True).stdout.strip())
+    for root in dict.fromkeys(r for r in roots if r):
+        versions = Path(root) / "versions"
+        if versions.is_dir():
+            candidates += sorted((str(p) for p in versions.glob("*/bin/python3.*")
+                                  if p.name.count(".") == 1 and p.name[8:].isdigit()),
+                                 reverse=True)
+    best = None
+    for candidate in candidates:
+        version = _python_version(candidate)
+        if version and version[:2] >= minimum and (best is None or version > best[1]):
+            best = (os.path.realpath(candidate), version)
+    return best
+
+
+def _python_for_agent(python: str, version: tuple) -> tuple[str, dict]:
+    """(interpreter, environment it needs) the agent user can run: `python` itself when
+    others can reach it, else a copy of its installation in the cache (a pyenv under /root,
+    mode 0700, is not reachable), without its tests and site-packages; the copy finds its
+    libpython through LD_LIBRARY_PATH (the binary's RUNPATH names the original folder)."""
+    if os.geteuid() != 0 or _reachable_by_others(python):
+        return python, {}
+    prefix = Path(python).parent.parent
+    copy = CACHE / f"python-{'.'.join(map(str, version))}"
+    major_minor = f"python{version[0]}.{version[1]}"
+    if not (copy / ".installed").exists():
+        shutil.rmtree(copy, ignore_errors=True)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        os.chmod(CACHE, 0o755)
+        skip = shutil.ignore_patterns("test", "site-packages", "config-*", "idlelib",
+                                      "tkinter", "turtledemo", "*.a")
+        shutil.copytree(prefix / "bin", copy / "bin", symlinks=True,
+                        ignore=shutil.ignore_patterns("*-config", "idle*", "pydoc*", "2to3*"))
+        shutil.copytree(prefix / "lib", copy / "lib", symlinks=True, ignore=skip)
+        (copy / "lib" / major_minor / "site-packages").mkdir(exist_ok=True)
+        if (prefix / "include").is_dir():
+            shutil.copytree(prefix / "include", copy / "include", symlinks=True)
+        _writable_tree(copy)
+        (copy / ".installed").write_text("")
+    return str(copy / "bin" / major_minor), {"LD_LIBRARY_PATH": str(copy / "lib")}
+
+
+def _install_pypi(name: str, package: str, version: str, binary: str) -> Path:
+    """A PyPI client in a venv of its own, made with a Python its package supports."""
+    minimum = PYPI_CLIENTS[name]
+    found = python_at_least(minimum)
+    wanted = ".".join(map(str, minimum))
+    if found is None:
+        pytest.skip(f"{name}: {package} needs Python ≥ {wanted} and none is installed here "
+                    f"(looked for python{wanted}+ on the PATH and in pyenv)")
+    python, env = _python_for_agent(*found)
+    env = dict(os.environ, **env)
+
+    def pip_install(venv: Path):
+        made = subprocess.run([python, "-m", "venv", str(venv)], capture_output=True,
+                              text=True, env=env)
+        if made.returncode != 0:
+            return made
+        proc = subprocess.run(
+            [str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+             "--disable-pip-version-check", f"{package}=={version}"],
+            capture_output=True, text=True, timeout=1800, env=env)
+        return None if proc.returncode == 0 else proc
+
+    exe = _install_once(name, f"{package}=={version} from PyPI",
+                        CACHE / f"{name}-{version}", Path("bin") / binary, pip_install,
+                        relocatable=False)
+    _CLIENT_ENV[name] = {k: v for k, v in env.items() if k == "LD_LIBRARY_PATH"}
     return exe
+
+
+_CLIENT_ENV: dict = {}
+
+
+def client_env(name: str) -> dict:
+    """What the environment of a client installed by `install_client` must hold (a PyPI
+    client on a copied interpreter: its LD_LIBRARY_PATH); empty for the others."""
+    return dict(_CLIENT_ENV.get(name, {}))
 
 
 @dataclass(frozen=True)
@@ -127,31 +267,6 @@ def agent_user() -> AgentUser:
                        check=True, capture_output=True)
         pw = pwd.getpwnam(AGENT_USER)
     return AgentUser(pw.pw_name, pw.pw_uid, pw.pw_gid)
-
-
-def agent_python() -> str:
-    """A Python ≥ 3.11 the agent user can run, for the venvs it uses: this interpreter when
-    every directory above it is open to others, else the system's `python3` (a pyenv under
-    /root, mode 0700, is not)."""
-    def reachable(path: str) -> bool:
-        path = os.path.realpath(path)
-        parent = os.path.dirname(path)
-        while parent and parent != "/":
-            if not os.stat(parent).st_mode & 0o001:
-                return False
-            parent = os.path.dirname(parent)
-        return bool(os.stat(path).st_mode & 0o001)
-
-    if os.geteuid() != 0 or reachable(sys.executable):
-        return sys.executable
-    for candidate in ("/usr/local/bin/python3", "/usr/bin/python3"):
-        if os.path.exists(candidate) and reachable(candidate):
-            probe = subprocess.run([candidate, "-c", "import sys, venv; "
-                                    "print(sys.version_info >= (3, 11))"],
-                                   capture_output=True, text=True)
-            if probe.stdout.strip() == "True":
-                return candidate
-    pytest.skip("no Python ≥ 3.11 the agent user can run (this one is not reachable for it)")
 
 
 _VENV: Path | None = None
@@ -202,6 +317,65 @@ def product_venv() -> Path:
     _writable_tree(base)
     _VENV = base / "bin"
     return _VENV
+
+
+_RUST: list = []
+
+
+def _toolchain_of(cargo: str) -> Path | None:
+    """The toolchain directory behind `cargo` (a rustup proxy answers `rustup which`)."""
+    real = Path(os.path.realpath(cargo))
+    if real.name == "rustup":
+        done = subprocess.run([str(real), "which", "cargo"], capture_output=True, text=True)
+        if done.returncode != 0 or not done.stdout.strip():
+            return None
+        real = Path(os.path.realpath(done.stdout.strip()))
+    return real.parent.parent if (real.parent / "rustc").exists() else None
+
+
+def rust_bin() -> Path | None:
+    """A bin directory holding `cargo` and `rustc` that the agent user can run, or None when
+    this machine has no Rust toolchain. A toolchain under a folder only root can enter (root's
+    rustup: /root is 0700) is linked once, file by file (`cp -al`: no copy, the same files),
+    into the client cache, where the agent user reaches it."""
+    if _RUST:
+        return _RUST[0]
+    found = None
+    cargo = shutil.which("cargo") or next(
+        (c for c in (os.path.expanduser("~/.cargo/bin/cargo"),) if os.path.exists(c)), None)
+    toolchain = _toolchain_of(cargo) if cargo else None
+    if toolchain is not None:
+        if os.geteuid() != 0 or _reachable_by_others(str(toolchain / "bin" / "cargo")):
+            found = toolchain / "bin"
+        else:
+            linked = CACHE / f"rust-{toolchain.name}"
+            if not (linked / "bin" / "cargo").exists():
+                CACHE.mkdir(parents=True, exist_ok=True)
+                os.chmod(CACHE, 0o755)
+                tmp = Path(tempfile.mkdtemp(prefix="rust-", dir=CACHE))
+                done = subprocess.run(["cp", "-al", str(toolchain), str(tmp / "t")],
+                                      capture_output=True, text=True)
+                if done.returncode == 0:
+                    for dirpath, _dirs, _files in os.walk(tmp):
+                        os.chmod(dirpath, 0o755)  # the new folders only: the files are shared
+                    try:
+                        (tmp / "t").rename(linked)
+                    except OSError:  # another process linked it meanwhile
+                        pass
+                shutil.rmtree(tmp, ignore_errors=True)
+            if (linked / "bin" / "cargo").exists():
+                found = linked / "bin"
+    _RUST.append(found)
+    return found
+
+
+def agent_path(*first) -> str:
+    """The agent's PATH: `first`, the product's bin dir, the Rust toolchain (when there is
+    one), then the system's."""
+    rust = rust_bin()
+    parts = [*map(str, first), str(product_venv()), *([str(rust)] if rust else []),
+             "/usr/local/bin", "/usr/bin", "/bin"]
+    return ":".join(parts)
 
 
 def chown_tree(path: Path, user: AgentUser) -> None:
@@ -263,11 +437,11 @@ class Workspace:
                               capture_output=True, text=True).stdout.strip()
 
     def env(self, extra: dict | None = None) -> dict:
-        """The agent's environment: this HOME, the product's bin dir on PATH, no host secrets."""
-        path = f"{product_venv()}:/usr/local/bin:/usr/bin:/bin"
+        """The agent's environment: this HOME, the product's bin dir (and the Rust toolchain,
+        `rust_bin()`) on PATH, no host secrets."""
         env = {"HOME": str(self.home), "USER": self.user.name, "LOGNAME": self.user.name,
-               "PATH": path, "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1",
-               "TMPDIR": str(self.root / "tmp")}
+               "PATH": agent_path(), "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1",
+               "TMPDIR": str(self.root / "tmp"), "CARGO_NET_OFFLINE": "true"}
         (self.root / "tmp").mkdir(exist_ok=True)
         os.chown(self.root / "tmp", self.user.uid, self.user.gid)
         env.update(extra or {})
@@ -403,6 +577,74 @@ class ScriptedServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+class Tmux:
+    """An interactive client in a tmux session of its own, as the agent user: `start(argv)`,
+    `screen()` (the visible screen), `keys(...)` (tmux send-keys), `stop()`. Needs tmux
+    (Debian package `tmux`); without it the test is skipped with the reason."""
+
+    def __init__(self, ws: Workspace, name: str, width: int = 200, height: int = 50):
+        found = shutil.which("tmux")
+        if found is None:
+            pytest.skip("tmux is not installed (apt-get install tmux): the interactive client "
+                        "cannot be driven")
+        self.ws, self.name, self.size = ws, name, (width, height)
+        self.base = [found, "-S", str(ws.root / f"{name}.sock")]
+
+    def start(self, argv: list, env: dict) -> None:
+        """Run argv in the project with exactly `env` (a terminal's TERM, colours on)."""
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        inner = f"cd {shlex.quote(str(self.ws.project))} && exec env -i {exports} " + \
+            " ".join(shlex.quote(str(a)) for a in argv)
+        if os.geteuid() == 0:
+            inner = (f"exec setpriv --reuid={self.ws.user.uid} --regid={self.ws.user.gid} "
+                     f"--clear-groups -- sh -c {shlex.quote(inner)}")
+        width, height = self.size
+        subprocess.run(self.base + ["new-session", "-d", "-s", self.name, "-x", str(width),
+                                    "-y", str(height), inner], check=True,
+                       env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"})
+
+    def screen(self) -> str:
+        """The visible screen only (an old dialog may still be in the history)."""
+        return subprocess.run(self.base + ["capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True).stdout
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run(self.base + ["send-keys", "-t", self.name, *keys], capture_output=True)
+
+    def stop(self) -> None:
+        """End the session, and whatever the client left running from its workspace (Codex's
+        TUI starts an app-server daemon from a copy under HOME that outlives the terminal)."""
+        subprocess.run(self.base + ["kill-server"], capture_output=True)
+        stop_strays(self.ws)
+
+
+def stop_strays(ws: Workspace) -> list:
+    """Stop the agent user's processes whose program lives under the workspace's root (by
+    PID, each one found): what a client left behind there. Returns the PIDs stopped."""
+    import signal
+
+    root = str(ws.root).rstrip("/") + "/"
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != ws.user.uid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                program = f.read().split(b"\0", 1)[0].decode(errors="replace")
+        except OSError:
+            continue
+        if program.startswith(root):
+            found.append(int(entry))
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return found
 
 
 def wait_for(predicate, timeout: float = 10.0, step: float = 0.05) -> bool:

@@ -100,6 +100,7 @@ class OpenAIChatServer(ScriptedServer):
         if tool is not None and done < len(self.commands):
             args = {"command": self.commands[done], "description": "scripted step"}
             args.update(self.tool_args)
+            args = {k: v for k, v in args.items() if v is not None}  # None drops a key
             call = {"index": 0, "id": f"call_{done + 1}", "type": "function",
                     "function": {"name": tool, "arguments": json.dumps(args)}}
             events = [_chunk({"role": "assistant", "content": None, "tool_calls": [call]},

@@ -35,6 +35,8 @@ EXPECTED = {
     "pi": (46, 13),
     # Cline CLI runs every call unasked by default; its plugin filters after execution
     "cline": (46, 13),
+    # Mistral Vibe: post_tool replaces the output (failures included), the command unchanged
+    "vibe": (46, 13),
 }
 
 

@@ -71,6 +71,11 @@ DECODE_CASES = [
     # Cline CLI 3.0.65: its plugin sends each command of a `run_commands` call alone
     ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": CMD},
      {"agent": "cline", "cwd": CWD, "command": CMD, "input": {"command": CMD}}),
+    # Mistral Vibe 3.0.2's pre_tool event (tests/agents/vibe/)
+    ("vibe", {"session_id": "s", "transcript_path": "/t", "cwd": CWD, "parent_session_id": None,
+              "hook_event_name": "pre_tool", "tool_name": "file_system.bash",
+              "tool_call_id": "call_1", "tool_input": {"command": CMD}},
+     {"agent": "vibe", "cwd": CWD, "command": CMD, "input": {"command": CMD}}),
 ]
 
 
@@ -105,6 +110,24 @@ NOT_ANSWERED = [
     ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": "  "}),
     ("cline", {"hook": "beforeTool", "tool": "run_commands", "commands": ["ls"]}),
     ("cline", {"hook": "tool_call", "tool": "run_commands", "command": "ls"}),
+    ("vibe", {"hook_event_name": "pre_tool", "tool_name": "file_system.read_file",
+              "tool_input": {"path": "a"}}),
+    ("vibe", {"hook_event_name": "pre_tool", "tool_name": "file_system.bash",
+              "tool_input": "ls"}),
+    ("vibe", {"hook_event_name": "post_agent", "tool_name": "file_system.bash",
+              "tool_input": {"command": "ls"}}),
+    # after execution: a timed-out command, a tool error, a command no filter applies to
+    ("vibe", {"hook_event_name": "post_tool", "tool_name": "file_system.bash",
+              "tool_input": {"command": "git status"}, "tool_status": "success",
+              "tool_output": {"command": "git status", "returncode": -9, "stdout": "x",
+                              "stderr": "", "timed_out": True, "was_truncated": False}}),
+    ("vibe", {"hook_event_name": "post_tool", "tool_name": "file_system.bash",
+              "tool_input": {"command": "git status"}, "tool_status": "failure",
+              "tool_output": None, "tool_error": "boom"}),
+    ("vibe", {"hook_event_name": "post_tool", "tool_name": "file_system.bash",
+              "tool_input": {"command": "echo hi"}, "tool_status": "success",
+              "tool_output": {"command": "echo hi", "returncode": 0, "stdout": "hi\n",
+                              "stderr": "", "timed_out": False, "was_truncated": False}}),
 ]
 
 
@@ -123,7 +146,7 @@ def test_decode_ignores_what_is_not_a_shell_call(agent, event):
 @pytest.mark.parametrize("body", ["", "   \n", "{", "not json", "[1, 2]", "null", "\"x\"",
                                   '{"tool_name": "Bash"} trailing', "{" * 100000])
 @pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen",
-                                   "pi", "cline"])
+                                   "pi", "cline", "vibe"])
 def test_decode_malformed_body_gives_no_record(agent, body):
     assert stage.decode(agent, body) is None
 
@@ -317,6 +340,20 @@ ENCODE_CASES = [
      {"result": "[Command exited with code 1]\nFAILED t.py::x\n"}),
     ("cline", dict(record("cline", rewritten=None, event={"phase": "post"}), exit_code=0),
      None),
+    # Mistral Vibe: the command is never changed; a deny is answered, nothing else
+    ("vibe", record("vibe", decision="deny", reason="r"),
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("vibe", record("vibe", decision="allow"), None),
+    ("vibe", record("vibe"), None),
+    # after execution: the filtered text replaces Vibe's result, exit code kept
+    ("vibe", dict(record("vibe", rewritten=None,
+                         event={"phase": "post", "returncode": 1, "truncated": False}),
+                  filtered="FAILED test_calc.py::test_add\n1 failed\n"),
+     {"decision": "deny", "reason": json.dumps(
+         {"command": CMD, "returncode": 1, "output": "FAILED test_calc.py::test_add\n1 failed\n",
+          "timed_out": False, "was_truncated": False}, separators=(",", ":"))}),
+    ("vibe", dict(record("vibe", rewritten=None, event={"phase": "post", "returncode": 0})),
+     None),
 ]
 
 
@@ -331,7 +368,7 @@ def test_encode_gives_the_agents_answer(agent, rec, expected):
 
 @pytest.mark.parametrize("agent, no_answer", [("claude", ""), ("cursor", "{}"), ("copilot", ""),
                                               ("gemini", ""), ("codex", ""), ("qwen", "{}"),
-                                              ("pi", "")])
+                                              ("pi", ""), ("vibe", "")])
 @pytest.mark.parametrize("body", ["", "\n", "garbage\n", "[1]\n", "git status\n", None])
 def test_encode_without_a_record_gives_the_no_answer(agent, no_answer, body):
     assert stage.encode(agent, body) == no_answer

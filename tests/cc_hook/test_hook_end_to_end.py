@@ -542,6 +542,17 @@ def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     assert "The model receives" in done.stdout
 
 
+def pi_gate_deny(install):
+    """contextcrawler's own deny for `git push` in the shared pi install's config.toml (once:
+    a second [gate] table would make the file malformed)."""
+    path = os.path.join(install.env["CTXCRL_HOME"], "config.toml")
+    with open(path, encoding="utf-8") as f:
+        if "[gate]" in f.read():
+            return
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+
+
 PI_DRIVER = """
 import extension from %s
 const handlers = {}
@@ -571,8 +582,7 @@ def test_pi_extension_blocks_denies_filters_results_and_never_blocks_on_a_failur
     `{block: true}`, replaces a filtered result's content (a failure keeps pi's exit line), and
     when its pipelines cannot run (a stage gone) it answers nothing at all."""
     install = installs("pi")
-    with open(os.path.join(install.env["CTXCRL_HOME"], "config.toml"), "a") as f:
-        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    pi_gate_deny(install)
     text = (install.home / ".pi" / "agent" / "extensions" / "ctxcrl.ts").read_text()
     if broken:  # every stage's interpreter gone: the pipelines print nothing and fail
         text = text.replace(sys.executable, str(tmp_path / "no-python")).replace(
@@ -620,8 +630,7 @@ def test_cc_hook_test_runs_pis_extension_pipeline(installs):
     assert done.stdout.splitlines()[0] == \
         "pi runs unchanged; its output is filtered after it ran"
     # pi has no rules of its own: contextcrawler's [gate] is the only deny
-    with open(os.path.join(install.env["CTXCRL_HOME"], "config.toml"), "a") as f:
-        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    pi_gate_deny(install)
     done = run([CC_HOOK, "test", "pi", "git -C . push", "--run"], install.env, install.project)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("pi refused by deny rule git push:* in [gate]")
@@ -688,8 +697,36 @@ def test_claude_asks_for_the_rewritten_command_where_it_would_prompt(installs, m
     assert inner["updatedInput"] == dict(tool_input("claude", None, command),
                                          command=f"{install.filter} run {command}")
     assert inner["permissionDecisionReason"].startswith("This command requires approval")
+    # no "don't ask again" in a hook's prompt: it names the rule and the client's own file
+    assert inner["permissionDecisionReason"].endswith(
+        'Not to be asked again: add "Bash(pytest:*)" to permissions.allow in '
+        '.claude/settings.local.json')
     done = run([CC_HOOK, "test", "claude", command], install.env, install.project)
     assert "asks you first, then runs filtered" in done.stdout, done.stdout
+    assert 'Not to be asked again: add "Bash(pytest:*)"' in done.stdout, done.stdout
+
+
+def test_claude_the_rule_the_prompt_names_stops_the_prompt_and_keeps_the_filter(installs):
+    """The rule the ask names, saved where the prompt says, makes the gate allow the command:
+    it runs filtered, unasked (as the client runs it unasked with that rule)."""
+    install = installs("claude")
+    command = "pytest -q tests"
+    inner = parse(install.hook(event("claude", None, command, str(install.project),
+                                     "default")))["hookSpecificOutput"]
+    rule = inner["permissionDecisionReason"].split('add "', 1)[1].split('"', 1)[0]
+    local = install.project / ".claude" / "settings.local.json"
+    local.parent.mkdir(exist_ok=True)
+    local.write_text(json.dumps({"permissions": {"allow": [rule]}}))
+    inner = parse(install.hook(event("claude", None, command, str(install.project),
+                                     "default")))["hookSpecificOutput"]
+    assert inner["permissionDecision"] == "allow"
+    assert inner["updatedInput"]["command"] == f"{install.filter} run {command}"
+    # a compound command gets no such hint: one rule would not cover it
+    compound = parse(install.hook(event("claude", None, "pytest -q && cargo test",
+                                        str(install.project), "default")))
+    if compound is not None:
+        assert "Not to be asked again" not in compound["hookSpecificOutput"].get(
+            "permissionDecisionReason", "")
 
 
 def test_claude_plan_mode_leaves_read_only_commands_alone(installs):

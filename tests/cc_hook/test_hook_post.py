@@ -262,3 +262,26 @@ def test_cline_before_never_rewrites():
     rec.update(decision="deny", reason="r")
     assert json.loads(stage.encode("cline", json.dumps(rec))) == {
         "decision": "deny", "reason": "contextcrawler: r"}
+def vibe_post(command, stdout, stderr="", returncode=0, truncated=False):
+    """Mistral Vibe 3.0.2's post_tool event (tests/agents/vibe/), short outputs."""
+    return {"session_id": "735bfec5", "transcript_path": "/h/.vibe/logs/session/unified/735bfec5",
+            "cwd": CWD, "parent_session_id": None, "hook_event_name": "post_tool",
+            "tool_name": "file_system.bash", "tool_call_id": "call_1",
+            "tool_input": {"command": command}, "tool_status": "success",
+            "tool_output": {"command": command, "returncode": returncode, "stderr": stderr,
+                            "stdout": stdout, "timed_out": False, "was_truncated": truncated},
+            "tool_output_text": f"command: {command}\nreturncode: {returncode}\n",
+            "tool_error": None, "duration_ms": 0}
+
+
+def test_vibe_result_record_keeps_the_exit_code_and_both_streams():
+    rec = decoded("vibe", vibe_post("python3 -m pytest -q", "F\n1 failed in 0.01s",
+                                    "warning: slow\n", returncode=1))
+    assert rec["exit_code"] == 1 and rec["filter"]
+    assert rec["output"] == "F\n1 failed in 0.01s\nwarning: slow\n"
+    assert rec["shown_chars"] == len(rec["output"])
+    assert rec["event"]["returncode"] == 1 and rec["event"]["truncated"] is False
+
+
+def test_vibe_result_without_a_filter_keeps_vibes_output():
+    assert decoded("vibe", vibe_post("echo hi", "hi\n")) is None

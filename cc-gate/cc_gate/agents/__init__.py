@@ -29,6 +29,7 @@ REGISTRY = {
     "gemini": "hook",
     "codex": "hook",
     "qwen": "hook",
+    "vibe": "hook",
     "opencode": "plugin",
     "kilo": "plugin",
     "pi": "plugin",
