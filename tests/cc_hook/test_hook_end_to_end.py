@@ -611,6 +611,87 @@ def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     assert "The model receives" in done.stdout
 
 
+def pi_gate_deny(install):
+    """contextcrawler's own deny for `git push` in the shared pi install's config.toml (once:
+    a second [gate] table would make the file malformed)."""
+    path = os.path.join(install.env["CTXCRL_HOME"], "config.toml")
+    with open(path, encoding="utf-8") as f:
+        if "[gate]" in f.read():
+            return
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+
+
+PI_DRIVER = """
+import extension from %s
+const handlers = {}
+extension({ on: (name, handler) => { handlers[name] = handler } })
+const ctx = { cwd: %s }
+const results = []
+for (const [command, text, isError] of JSON.parse(process.argv[2])) {
+  const input = { command }
+  const blocked = await handlers.tool_call({ type: "tool_call", toolName: "bash",
+                                             toolCallId: "c", input }, ctx)
+  const replaced = await handlers.tool_result({ type: "tool_result", toolName: "bash",
+                                                toolCallId: "c", input, details: {}, isError,
+                                                content: [{ type: "text", text }] }, ctx)
+  results.push({ blocked: blocked ?? null, replaced: replaced ?? null })
+}
+console.log(JSON.stringify(results))
+"""
+
+
+@pytest.mark.skipif(not subprocess.run(["sh", "-c", "command -v node"],
+                                       capture_output=True).stdout, reason="needs node")
+@pytest.mark.parametrize("broken", [False, True])
+def test_pi_extension_blocks_denies_filters_results_and_never_blocks_on_a_failure(installs,
+                                                                                tmp_path,
+                                                                                broken):
+    """pi blocks a call whose `tool_call` handler throws: the extension answers a deny with
+    `{block: true}`, replaces a filtered result's content (a failure keeps pi's exit line), and
+    when its pipelines cannot run (a stage gone) it answers nothing at all."""
+    install = installs("pi")
+    pi_gate_deny(install)
+    text = (install.home / ".pi" / "agent" / "extensions" / "ctxcrl.ts").read_text()
+    if broken:  # every stage's interpreter gone: the pipelines print nothing and fail
+        text = text.replace(sys.executable, str(tmp_path / "no-python")).replace(
+            BIN + "/", str(tmp_path / "no-bin") + "/")
+    module = tmp_path / "ctxcrl.mjs"  # plain JavaScript: node loads it as it is
+    module.write_text(text)
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(PI_DRIVER % (json.dumps(str(module)), json.dumps(str(install.project))))
+    node = subprocess.run(["sh", "-c", "command -v node"], capture_output=True,
+                          text=True).stdout.strip()
+    (install.project / "test_fail.py").write_text("def test_add():\n    assert 1 + 1 == 3\n")
+    pytest_out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                 "test_fail.py"], cwd=install.project, capture_output=True,
+                                text=True)  # a real failing run, as pi's bash tool merges it
+    assert pytest_out.returncode == 1
+    calls = [["git status", STATUS_TEXT, False],
+             ["python3 -m pytest -q test_fail.py",
+              pytest_out.stdout + pytest_out.stderr + "\n\nCommand exited with code 1", True],
+             ["git -C . push origin main", "pushed\n", False],
+             ["frobnicate", "frobnicated\n", False]]
+    done = run([node, str(driver), json.dumps(calls)], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    if broken:
+        assert results == [{"blocked": None, "replaced": None}] * 4
+        return
+    ok, failed, push, unknown = results
+    assert ok["blocked"] is None and failed["blocked"] is None
+    body = ok["replaced"]["content"][0]["text"]
+    assert body.startswith("On branch main\nunstaged:\n  M a.txt\n") and "[full output: " in body
+    assert set(ok["replaced"]) == {"content"}  # isError stays pi's
+    failure = failed["replaced"]["content"][0]["text"]
+    assert "test_fail.py::test_add" in failure and "1 failed" in failure
+    assert failure.endswith("\n\nCommand exited with code 1")
+    assert push["blocked"] == {"block": True,
+                               "reason": push["blocked"]["reason"]}
+    assert push["blocked"]["reason"].startswith("contextcrawler: deny rule git push:* in [gate]")
+    assert unknown == {"blocked": None, "replaced": None}
+
+
 def test_cc_hook_test_runs_pis_extension_pipeline(installs):
     install = installs("pi")
     done = run([CC_HOOK, "test", "pi", "git status"], install.env, install.project)
@@ -618,8 +699,7 @@ def test_cc_hook_test_runs_pis_extension_pipeline(installs):
     assert done.stdout.splitlines()[0] == \
         "pi runs unchanged; its output is filtered after it ran"
     # pi has no rules of its own: contextcrawler's [gate] is the only deny
-    with open(os.path.join(install.env["CTXCRL_HOME"], "config.toml"), "a") as f:
-        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    pi_gate_deny(install)
     done = run([CC_HOOK, "test", "pi", "git -C . push", "--run"], install.env, install.project)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("pi refused by deny rule git push:* in [gate]")

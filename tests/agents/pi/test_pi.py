@@ -17,7 +17,7 @@ import shutil
 import subprocess
 
 import pytest
-from harness import RAN, REFUSED
+from harness import RAN, REFUSED, run_as_agent
 from postexec import (FIRST_ROWS, BuildRows, HeadlessClient, PostExecTable, assert_compacted,
                       session)
 
@@ -119,3 +119,39 @@ def test_a_project_install_filters_too():
         assert "M calc.py" in status and "(use \"git" not in status
     finally:
         shutil.rmtree(run["ws"].root, ignore_errors=True)
+
+
+def test_a_truncated_output_is_filtered_from_pis_full_output_file():
+    """400 commits: `git log` prints 2,400 lines, pi keeps the last 2000 (the oldest commits)
+    and names its file with the whole output; the filter reads that file, so the newest
+    commits reach the model, compacted."""
+    def many_commits(ws):  # one git fast-import: 400 commits in a blink
+        branch = run_as_agent(["git", "symbolic-ref", "--short", "HEAD"], ws).stdout.strip()
+        stream = []
+        parent = run_as_agent(["git", "rev-parse", "HEAD"], ws).stdout.strip()
+        for n in range(1, 401):
+            message = f"note {n}: keep a record\n"
+            stream.append(f"commit refs/heads/{branch}\ncommitter Dev <dev@example.invalid> "
+                          f"{1_700_000_000 + n} +0000\ndata {len(message)}\n{message}"
+                          + (f"from {parent}\n" if n == 1 else "") + "\n")
+        done = run_as_agent(["git", "fast-import", "--quiet"], ws, stdin="".join(stream),
+                            timeout=120)
+        assert done.returncode == 0, done.stderr
+
+    def configure_long_log(ws, server):
+        configure(ws, server)
+        many_commits(ws)
+
+    long_log = dataclasses.replace(PI, configure=configure_long_log)
+    scenario = [("long log", "git log", RAN, RAN)]
+    runs = {hooked: session(long_log, hooked, scenario) for hooked in (False, True)}
+    try:
+        raw, hooked = runs[False]["results"][0], runs[True]["results"][0]
+        assert "[Showing lines " in raw and " Full output: " in raw
+        assert "note 400: keep a record" not in raw  # pi's tail cut the newest commits
+        assert "note 400: keep a record" in hooked and "more commits omitted" in hooked
+        assert "[full output: " in hooked  # contextcrawler's own copy of the whole output
+        assert "[Showing lines" not in hooked and len(hooked) < len(raw)
+    finally:
+        for run in runs.values():
+            shutil.rmtree(run["ws"].root, ignore_errors=True)
