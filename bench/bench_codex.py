@@ -4,17 +4,69 @@ user `.rules` file to read, as a ratio to `python3 -I -S -c pass` (target ≤ 4�
 must be Codex's allow + updatedInput (Codex's own model found that it runs unasked).
 
 Installs with `cc-hook init --agent codex` into a private HOME, CODEX_HOME and CTXCRL_HOME,
-never the user's. What the real client adds per shell call is measured by
-tests/agents/codex/test_codex_client.py::test_added_time_per_shell_call.
+never the user's. Then, for information, what the real client adds per shell call
+(`client_call_times`): the pinned `codex exec` (tests/agents harness, a scripted model) runs the
+same session of 10 `git status` calls without and with the hook, alternated twice so both see
+the same load; the time from the model's tool call to Codex's next request, median per
+session, median of the two sessions (skipped when the client cannot be installed or, not
+root, no agent user).
 """
 import json
 import os
+import statistics
 import shutil
 import subprocess
 import sys
 import tempfile
 
 COMMAND = "git status && pytest -q"
+HERE = os.path.dirname(os.path.abspath(__file__))
+CALLS = 10
+
+
+def client_call_times() -> dict:
+    """{False: ms per shell call without the hook, True: with it} as the real Codex sees it,
+    or {"skipped": why}."""
+    agents = os.path.join(os.path.dirname(HERE), "tests", "agents")
+    sys.path[:0] = [agents, os.path.join(agents, "codex")]
+    try:
+        import codex_client
+        import harness
+    except ImportError as exc:
+        return {"skipped": f"cannot load the real-client harness ({exc})"}
+    try:
+        codex = harness.install_client("codex")
+    except BaseException as exc:  # pytest.skip raises outside pytest too
+        return {"skipped": f"Codex cannot be installed: {exc}"}
+    medians: dict = {False: [], True: []}
+    for hooked in (False, True, False, True):
+        root = tempfile.mkdtemp(prefix="ctxcrl-bench-codex-client-")
+        os.chmod(root, 0o755)
+        try:
+            run = codex_client.run_codex(codex, __import__("pathlib").Path(root) / "ws",
+                                         ["git status"] * CALLS, {}, (), hooked=hooked)
+            times = [t for t, _ in run.server.received]
+            if len(run.server.outputs()) != CALLS or run.outcome != "ran":
+                return {"skipped": f"the scripted session did not run {CALLS} calls "
+                                   f"({len(run.server.outputs())} ran)"}
+            medians[hooked].append(statistics.median(
+                (times[i + 1] - times[i]) * 1000 for i in range(CALLS)))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    return {hooked: statistics.median(values) for hooked, values in medians.items()}
+
+
+def client_row() -> dict:
+    times = client_call_times()
+    budget = f"codex: time per shell call seen by the real client (median of {CALLS}, " \
+             "`git status`, two sessions each)"
+    if "skipped" in times:
+        return {"budget": budget, "measured": times["skipped"], "target": "-", "ok": None}
+    return {"budget": budget,
+            "measured": f"{times[False]:.0f} ms without the hook, {times[True]:.0f} ms with it: "
+                        f"{times[True] - times[False]:+.0f} ms (load "
+                        f"{os.getloadavg()[0]:.1f})",
+            "target": "information", "ok": None}
 
 
 def rows(ctx) -> list:
@@ -58,7 +110,8 @@ def rows(ctx) -> list:
         hook_cpu = ctx.cpu_ms(["/bin/sh", "-c", script], event, env, runs=20)
         return [row, {"budget": "codex hook: CPU time of all its processes (information)",
                       "measured": f"{hook_cpu:.1f} ms = {hook_cpu / floor_cpu:.2f}× the floor's "
-                                  f"{floor_cpu:.1f} ms CPU", "target": "-", "ok": None}]
+                                  f"{floor_cpu:.1f} ms CPU", "target": "-", "ok": None},
+                client_row()]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -7,7 +7,12 @@ policy cache warm (tomllib, re: must not appear) and cold (the one run that pars
 The hook runs under a process named `gemini` started with `-p` (`exec -a`), as the real
 client starts it: the gate reads the client's flags from /proc. That stand-in is one more `sh`
 start than the real client costs (it is already running): it is timed alone and taken off. Installs with `cc-hook init --agent gemini` into a
-private HOME and CTXCRL_HOME. `python bench/bench_gemini.py` prints the rows alone.
+private HOME and CTXCRL_HOME. Then, for information, what the real client adds per shell
+call (`client_row`): the pinned Gemini CLI runs the same headless session (10 `git status`
+spellings, allowed by a user policy) without and with the hook, alternated twice, the time
+from the model's functionCall to the request carrying its result, median per session, median
+of the two (tests/agents/gemini/measure_shell_call.py; skipped when the client cannot be
+installed). `python bench/bench_gemini.py` prints the rows alone.
 """
 import json
 import os
@@ -90,6 +95,7 @@ def rows(ctx) -> list:
                                 f"{floor_cpu:.1f} ms CPU",
                     "target": "-", "ok": None})
         out.extend(_gate_imports(ctx, env, tmp, project, event))
+        out.append(client_row())
         return out
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -129,6 +135,26 @@ def _gate_imports(ctx, env, tmp, project, event) -> list:
                                                                   "policy change)",
                     "ok": (not heavy and verdict) if not cold else None})
     return out
+
+
+def client_row() -> dict:
+    """The added time per shell call the real Gemini CLI sees (information)."""
+    agents = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests",
+                          "agents")
+    sys.path[:0] = [agents, os.path.join(agents, "gemini")]
+    budget = "gemini: time per shell call seen by the real client (median of 10, " \
+             "`git status …`, two sessions each)"
+    try:
+        import measure_shell_call
+
+        plain, hooked = measure_shell_call.measure()
+    except BaseException as exc:  # pytest.skip raises outside pytest too
+        return {"budget": budget, "measured": f"skipped: {exc}"[:300], "target": "-",
+                "ok": None}
+    return {"budget": budget,
+            "measured": f"{plain:.0f} ms without the hook, {hooked:.0f} ms with it: "
+                        f"{hooked - plain:+.0f} ms (load {os.getloadavg()[0]:.1f})",
+            "target": "information", "ok": None}
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
 """Budgets of the agents that filter after execution (ARCHITECTURE §9, issue 13): OpenCode,
-Kilo CLI, Copilot CLI and Mistral Vibe. Each hook, before and after execution, as a ratio to `python3 -I -S -c pass`
-(target ≤ 4×):
+Kilo CLI, pi, Cline CLI, Copilot CLI and Mistral Vibe. Each hook, before and after execution,
+as a ratio to `python3 -I -S -c pass` (target ≤ 4×):
 
 - Copilot: the installed script on a `preToolUse` event (`decode | cc-gate | encode`) and, with
   `post`, on a `postToolUse` event carrying a real `git status` result (`decode | cc-filter
   result | encode`);
 - Mistral Vibe: the installed script on a `pre_tool` event and, with `post`, on a
   `post_tool` event carrying the same `git status` result;
-- OpenCode and Kilo CLI: the plugin's two pipelines (the shell commands it spawns) on the
-  events it sends.
+- OpenCode, Kilo CLI and Cline CLI: the plugin's two pipelines (the shell commands it spawns)
+  on the events it sends; pi: its extension's two pipelines the same way.
 
 Then, for information, what the real client sees per shell call (tests/agents harness, the
 pinned clients, a scripted model): the time from the model's tool call to the next model
@@ -72,6 +72,20 @@ def _opencode_events(cwd: str):
     return json.dumps(pre).encode(), json.dumps(post).encode()
 
 
+def _pi_events(cwd: str):
+    pre = {"type": "tool_call", "toolName": "bash", "toolCallId": "call_1",
+           "input": {"command": "git status"}, "cwd": cwd}
+    post = dict(pre, type="tool_result", content=[{"type": "text", "text": STATUS}],
+                details={}, isError=False)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
+def _cline_events(cwd: str):
+    pre = {"hook": "beforeTool", "tool": "run_commands", "cwd": cwd, "command": "git status"}
+    post = dict(pre, hook="afterTool", result=STATUS, success=True)
+    return json.dumps(pre).encode(), json.dumps(post).encode()
+
+
 def _plugin_pipelines(path: str) -> list:
     text = open(path, encoding="utf-8").read()
     found = []
@@ -88,8 +102,9 @@ def _hook_rows(ctx) -> list:
         project = os.path.join(tmp, "project")
         os.makedirs(os.path.join(project, ".git"))
         done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
-                               "opencode", "--agent", "kilo", "--agent", "vibe"],
-                              env=env, cwd=project, capture_output=True,
+                               "opencode", "--agent", "kilo", "--agent", "pi", "--agent",
+                               "cline", "--agent", "vibe"], env=env, cwd=project,
+                              capture_output=True,
                               text=True, timeout=120)
         if done.returncode != 0:
             return [{"budget": "post-execution hooks: install", "ok": False,
@@ -100,7 +115,13 @@ def _hook_rows(ctx) -> list:
         oc_pre, oc_post = _plugin_pipelines(plugin)
         kilo_pre, kilo_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".config", "kilo", "plugins", "ctxcrl.ts"))
+        cline_pre, cline_post = _plugin_pipelines(
+            os.path.join(env["HOME"], ".cline", "plugins", "ctxcrl.js"))
+        cl_pre, cl_post = _cline_events(project)
         cp_pre, cp_post = _copilot_events(project)
+        pi_pre, pi_post = _plugin_pipelines(
+            os.path.join(env["HOME"], ".pi", "agent", "extensions", "ctxcrl.ts"))
+        pi_pre_event, pi_post_event = _pi_events(project)
         vibe_script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-vibe.sh")
         vibe_pre, vibe_post = _vibe_events(project)
         cases = [
@@ -116,6 +137,13 @@ def _hook_rows(ctx) -> list:
              None),
             ("kilo tool.execute.after (git status result filtered)",
              ["/bin/sh", "-c", kilo_post], post, b'"output"'),
+            ("pi tool_call (extension pipeline)", ["/bin/sh", "-c", pi_pre], pi_pre_event,
+             None),
+            ("pi tool_result (git status result filtered)", ["/bin/sh", "-c", pi_post],
+             pi_post_event, b'"content"'),
+            ("cline beforeTool (plugin pipeline)", ["/bin/sh", "-c", cline_pre], cl_pre, None),
+            ("cline afterTool (git status result filtered)", ["/bin/sh", "-c", cline_post],
+             cl_post, b'"result"'),
             ("vibe pre_tool (deny-only pipeline)", ["/bin/sh", "-c", vibe_script], vibe_pre,
              None),
             ("vibe post_tool (git status result filtered)",
@@ -138,6 +166,7 @@ def _hook_rows(ctx) -> list:
 def client_added_ms(agent: str, calls: int = 10) -> tuple:
     """(median ms per shell call without the hook, with it) as the real client sees it."""
     sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents"))
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "agents", "cline"))
     import harness
     from openai_chat import OpenAIChatServer
 
@@ -168,7 +197,22 @@ def client_added_ms(agent: str, calls: int = 10) -> tuple:
 
 
 def _run_client(agent, exe, ws, server, harness):
-    if agent == "copilot":
+    if agent == "cline":
+        from test_cline import ENV, providers  # tests/agents/cline: its offline setup
+
+        ws.write(".cline/data/settings/providers.json", providers(server.url))
+        # a one-word prompt reads as an unknown subcommand: "Work." fails, two words do not
+        harness.run_as_agent([str(exe), "--json", "Work through the task."], ws, env=ENV,
+                             timeout=500)
+        return
+    if agent == "pi":
+        ws.write(".pi/agent/models.json", json.dumps({"providers": {"scripted": {
+            "baseUrl": server.url + "/v1", "api": "openai-completions", "apiKey": "none",
+            "models": [{"id": "scripted"}]}}}))
+        env = {"PI_OFFLINE": "1", "PI_SKIP_VERSION_CHECK": "1"}
+        argv = [str(exe), "-p", "--provider", "scripted", "--model", "scripted",
+                "--no-session", "Work."]
+    elif agent == "copilot":
         env = {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url + "/v1",
                "COPILOT_MODEL": "scripted"}
         argv = [str(exe), "-p", "Work.", "--no-auto-update", "--allow-tool", "shell(git:*)"]
@@ -198,7 +242,7 @@ def _run_client(agent, exe, ws, server, harness):
 
 def rows(ctx) -> list:
     out = _hook_rows(ctx)
-    for agent in ("copilot", "opencode", "kilo", "vibe"):
+    for agent in ("copilot", "opencode", "kilo", "pi", "cline", "vibe"):
         try:
             measured = client_added_ms(agent)
         except Exception as exc:  # a client that cannot run here: say so, measure the rest

@@ -5,7 +5,7 @@ read a `[full output: …]` hint, and the bypass (`CTXCRL_DISABLED=1 <command>`,
 rewrite and by the filters after execution alike). Claude Code imports files, so it gets the
 note as `CONTEXTCRAWLER.md` referenced from `CLAUDE.md` (agents/claude.py); the others get it
 inline, as a marked block in the instructions file they read, or, for Cursor, as a rule file
-of its own. Cline and Windsurf get their rules block instead (agents/cline.py). Cold path.
+of its own. Windsurf gets its rules block instead (agents/windsurf.py). Cold path.
 """
 
 NOTE_TEMPLATE = "CONTEXTCRAWLER.md"
@@ -23,7 +23,7 @@ def note_text() -> str:
 def note_path(agent: str, scope: str, root: str, user_home: str) -> str | None:
     """The instructions file the agent reads the note from (its module's `note_path`), None
     when it reads none there (Claude Code imports the note instead, Cursor keeps user rules
-    in its settings, Cline and Windsurf get their rules block)."""
+    in its settings, Windsurf gets its rules block)."""
     from .agents import load
 
     where = getattr(load(agent), "note_path", None)

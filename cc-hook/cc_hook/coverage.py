@@ -89,8 +89,10 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
 
 
 def judge(agent: str, command: str, cwd: str, after: bool, gate=None, rewriter=None) -> Verdict:
+    from .agents import PLUGIN_AGENTS
+
     rewriter = rewriter or _rewriter()
-    if agent in ("opencode", "kilo"):  # the plugin: deny-only before, filter after
+    if agent in PLUGIN_AGENTS:  # the plugin: deny-only before, filter after
         outcome = _opencode_outcome(command, cwd, gate, after, agent)
     else:
         answer = hook_answer(agent, command, cwd, after, gate, rewriter)
@@ -303,7 +305,14 @@ def after_approval(agent: str, command: str, cwd: str, outcome) -> list:
     """`cc-hook test`: for a command the agent asks about (or decides on itself), whether its
     output is filtered once you approve it, why, and the rule that would compact it."""
     if outcome.kind == ASKS:
-        return ["  approved  runs filtered (the prompt shows the rewritten command)"]
+        lines = ["  approved  runs filtered (the prompt shows the rewritten command)"]
+        if agent == "claude":  # its prompt for a hook's ask has no "don't ask again"
+            from .agents.claude import ask_again_hint
+
+            hint = ask_again_hint(command)
+            if hint:
+                lines.append(f"  again     {hint[2:]}")
+        return lines
     if outcome.kind == REWRITTEN_OWN_RULES:
         return ["  approved  runs filtered (the agent runs the rewritten command once its own "
                 "rules allow it)"]

@@ -6,10 +6,11 @@ on the real clients). Cold path.
 """
 import json
 
-AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse", 'type = "post_tool"')
+AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse", 'pi.on("tool_result"',
+                "afterTool", 'type = "post_tool"')
 """How an installed hook file names the after-execution event (OpenCode's plugin, Copilot's
-hooks file, Vibe's hooks.toml): an install that registers one filters the output after the
-command ran."""
+hooks file, pi's extension, Cline's plugin, Vibe's hooks.toml): an install that registers one
+filters the output after the command ran."""
 
 FILTERED = "filtered"
 """Runs the rewritten command without asking."""
@@ -80,9 +81,10 @@ def filters_after(texts) -> bool:
 
 def opencode_outcome(result: dict | None, original: str, after: bool) -> Outcome:
     """OpenCode's plugin: it refuses on a deny record, replaces the command with a rewrite
-    (OpenCode's own permission.bash then judges the rewritten one), else leaves it."""
+    (OpenCode's own permission.bash then judges the rewritten one), else leaves it. pi's
+    extension refuses on its `{"block": true}` answer."""
     result = result if isinstance(result, dict) else {}
-    if result.get("decision") == "deny":
+    if result.get("decision") == "deny" or result.get("block") is True:
         return Outcome(REFUSED, reason=_reason(result.get("reason")))
     rewritten = result.get("rewritten")
     if isinstance(rewritten, str) and rewritten.strip() and rewritten != original:

@@ -92,10 +92,10 @@ def installed_command(agent: str, cwd: str) -> tuple[str, str] | None:
 PIPELINE_MARK = "const PRE = "
 
 
-def run_plugin_pipeline(plugin_text: str, command: str, cwd: str):
-    """What the OpenCode (or Kilo) plugin does before a `bash` call: its pipeline on the event
-    it builds.
-    (result record or None, HookRun-like info)."""
+def run_plugin_pipeline(plugin_text: str, command: str, cwd: str, agent: str | None = None):
+    """What a plugin (OpenCode's, Kilo's, Cline's, pi's extension) does before a shell call:
+    its pipeline on the event it builds (the agent module's `synthetic_event`, else OpenCode's
+    `bash` event). (result record or None, HookRun-like info)."""
     line = next((l for l in (plugin_text or "").splitlines() if l.startswith(PIPELINE_MARK)),
                 None)
     if line is None:
@@ -104,8 +104,13 @@ def run_plugin_pipeline(plugin_text: str, command: str, cwd: str):
         pipeline = json.loads(line[len(PIPELINE_MARK):])
     except ValueError:
         return None, None
-    event = {"hook": "tool.execute.before", "tool": "bash", "directory": cwd,
-             "args": {"command": command, "description": "cc-hook test"}}
+    try:
+        event = event_for(agent, command, cwd) if agent else None
+    except KeyError:
+        event = None
+    if event is None:
+        event = {"hook": "tool.execute.before", "tool": "bash", "directory": cwd,
+                 "args": {"command": command, "description": "cc-hook test"}}
     run = run_hook(pipeline, json.dumps(event) + "\n", cwd)
     result = next((json.loads(l) for l in run.answer.splitlines() if l.strip().startswith("{")),
                   None)
@@ -137,7 +142,7 @@ def test(agent: str, command: str, cwd: str | None = None,
         plugin = next((f.get("path") for f in install.get("files", [])
                        if f.get("kind") == "plugin"), None)
         result, hook = run_plugin_pipeline(next((t for t in texts if t and PIPELINE_MARK in t),
-                                                ""), command, cwd)
+                                                ""), command, cwd, agent)
         if hook is None and not after:
             report.warn(f"cc-hook test: the {agent} plugin {home.short_path(plugin or '')} has "
                         f"no pipeline to run (re-run: cc-hook init --agent {agent})")

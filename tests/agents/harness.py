@@ -16,6 +16,10 @@
   protocols (each agent's folder subclasses it). It logs every request it gets, answers from a
   script, and stops itself after `lifetime` seconds whatever happens.
 - `run_as_agent(argv, ws, ...)`: run a client as the agent user, with a hard timeout.
+- `Tmux`: a client's interactive session in tmux as the agent user (type, read the screen).
+- `rust_bin()`: a directory with `cargo` and `rustc` the agent user can run (this machine's
+  Rust toolchain, made reachable once), or None; `Workspace.env()` puts it on the agent's PATH
+  (`agent_path()`), so every table can run `cargo test` where the machine has a toolchain.
 
 Nothing here talks to anything but the package registries (install) and 127.0.0.1.
 """
@@ -56,6 +60,8 @@ CLIENTS = {
     "copilot": ("@github/copilot", "1.0.102", "copilot"),
     "qwen": ("@qwen-code/qwen-code", "0.24.4", "qwen"),
     "kilo": ("@kilocode/cli", "7.7.7", "kilo"),
+    "pi": ("@mariozechner/pi-coding-agent", "0.73.1", "pi"),
+    "cline": ("cline", "3.0.65", "cline"),
     "vibe": ("mistral-vibe", "3.0.2", "vibe"),  # PyPI (3.0.3 pins a certifi the registry lacks)
 }
 #: The clients that come from PyPI, not npm: name → the oldest Python their package runs on.
@@ -263,31 +269,6 @@ def agent_user() -> AgentUser:
     return AgentUser(pw.pw_name, pw.pw_uid, pw.pw_gid)
 
 
-def agent_python() -> str:
-    """A Python ≥ 3.11 the agent user can run, for the venvs it uses: this interpreter when
-    every directory above it is open to others, else the system's `python3` (a pyenv under
-    /root, mode 0700, is not)."""
-    def reachable(path: str) -> bool:
-        path = os.path.realpath(path)
-        parent = os.path.dirname(path)
-        while parent and parent != "/":
-            if not os.stat(parent).st_mode & 0o001:
-                return False
-            parent = os.path.dirname(parent)
-        return bool(os.stat(path).st_mode & 0o001)
-
-    if os.geteuid() != 0 or reachable(sys.executable):
-        return sys.executable
-    for candidate in ("/usr/local/bin/python3", "/usr/bin/python3"):
-        if os.path.exists(candidate) and reachable(candidate):
-            probe = subprocess.run([candidate, "-c", "import sys, venv; "
-                                    "print(sys.version_info >= (3, 11))"],
-                                   capture_output=True, text=True)
-            if probe.stdout.strip() == "True":
-                return candidate
-    pytest.skip("no Python ≥ 3.11 the agent user can run (this one is not reachable for it)")
-
-
 _VENV: Path | None = None
 
 
@@ -336,6 +317,65 @@ def product_venv() -> Path:
     _writable_tree(base)
     _VENV = base / "bin"
     return _VENV
+
+
+_RUST: list = []
+
+
+def _toolchain_of(cargo: str) -> Path | None:
+    """The toolchain directory behind `cargo` (a rustup proxy answers `rustup which`)."""
+    real = Path(os.path.realpath(cargo))
+    if real.name == "rustup":
+        done = subprocess.run([str(real), "which", "cargo"], capture_output=True, text=True)
+        if done.returncode != 0 or not done.stdout.strip():
+            return None
+        real = Path(os.path.realpath(done.stdout.strip()))
+    return real.parent.parent if (real.parent / "rustc").exists() else None
+
+
+def rust_bin() -> Path | None:
+    """A bin directory holding `cargo` and `rustc` that the agent user can run, or None when
+    this machine has no Rust toolchain. A toolchain under a folder only root can enter (root's
+    rustup: /root is 0700) is linked once, file by file (`cp -al`: no copy, the same files),
+    into the client cache, where the agent user reaches it."""
+    if _RUST:
+        return _RUST[0]
+    found = None
+    cargo = shutil.which("cargo") or next(
+        (c for c in (os.path.expanduser("~/.cargo/bin/cargo"),) if os.path.exists(c)), None)
+    toolchain = _toolchain_of(cargo) if cargo else None
+    if toolchain is not None:
+        if os.geteuid() != 0 or _reachable_by_others(str(toolchain / "bin" / "cargo")):
+            found = toolchain / "bin"
+        else:
+            linked = CACHE / f"rust-{toolchain.name}"
+            if not (linked / "bin" / "cargo").exists():
+                CACHE.mkdir(parents=True, exist_ok=True)
+                os.chmod(CACHE, 0o755)
+                tmp = Path(tempfile.mkdtemp(prefix="rust-", dir=CACHE))
+                done = subprocess.run(["cp", "-al", str(toolchain), str(tmp / "t")],
+                                      capture_output=True, text=True)
+                if done.returncode == 0:
+                    for dirpath, _dirs, _files in os.walk(tmp):
+                        os.chmod(dirpath, 0o755)  # the new folders only: the files are shared
+                    try:
+                        (tmp / "t").rename(linked)
+                    except OSError:  # another process linked it meanwhile
+                        pass
+                shutil.rmtree(tmp, ignore_errors=True)
+            if (linked / "bin" / "cargo").exists():
+                found = linked / "bin"
+    _RUST.append(found)
+    return found
+
+
+def agent_path(*first) -> str:
+    """The agent's PATH: `first`, the product's bin dir, the Rust toolchain (when there is
+    one), then the system's."""
+    rust = rust_bin()
+    parts = [*map(str, first), str(product_venv()), *([str(rust)] if rust else []),
+             "/usr/local/bin", "/usr/bin", "/bin"]
+    return ":".join(parts)
 
 
 def chown_tree(path: Path, user: AgentUser) -> None:
@@ -397,11 +437,11 @@ class Workspace:
                               capture_output=True, text=True).stdout.strip()
 
     def env(self, extra: dict | None = None) -> dict:
-        """The agent's environment: this HOME, the product's bin dir on PATH, no host secrets."""
-        path = f"{product_venv()}:/usr/local/bin:/usr/bin:/bin"
+        """The agent's environment: this HOME, the product's bin dir (and the Rust toolchain,
+        `rust_bin()`) on PATH, no host secrets."""
         env = {"HOME": str(self.home), "USER": self.user.name, "LOGNAME": self.user.name,
-               "PATH": path, "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1",
-               "TMPDIR": str(self.root / "tmp")}
+               "PATH": agent_path(), "LANG": "C.UTF-8", "TERM": "dumb", "NO_COLOR": "1",
+               "TMPDIR": str(self.root / "tmp"), "CARGO_NET_OFFLINE": "true"}
         (self.root / "tmp").mkdir(exist_ok=True)
         os.chown(self.root / "tmp", self.user.uid, self.user.gid)
         env.update(extra or {})
@@ -537,6 +577,74 @@ class ScriptedServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+class Tmux:
+    """An interactive client in a tmux session of its own, as the agent user: `start(argv)`,
+    `screen()` (the visible screen), `keys(...)` (tmux send-keys), `stop()`. Needs tmux
+    (Debian package `tmux`); without it the test is skipped with the reason."""
+
+    def __init__(self, ws: Workspace, name: str, width: int = 200, height: int = 50):
+        found = shutil.which("tmux")
+        if found is None:
+            pytest.skip("tmux is not installed (apt-get install tmux): the interactive client "
+                        "cannot be driven")
+        self.ws, self.name, self.size = ws, name, (width, height)
+        self.base = [found, "-S", str(ws.root / f"{name}.sock")]
+
+    def start(self, argv: list, env: dict) -> None:
+        """Run argv in the project with exactly `env` (a terminal's TERM, colours on)."""
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        inner = f"cd {shlex.quote(str(self.ws.project))} && exec env -i {exports} " + \
+            " ".join(shlex.quote(str(a)) for a in argv)
+        if os.geteuid() == 0:
+            inner = (f"exec setpriv --reuid={self.ws.user.uid} --regid={self.ws.user.gid} "
+                     f"--clear-groups -- sh -c {shlex.quote(inner)}")
+        width, height = self.size
+        subprocess.run(self.base + ["new-session", "-d", "-s", self.name, "-x", str(width),
+                                    "-y", str(height), inner], check=True,
+                       env={"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"})
+
+    def screen(self) -> str:
+        """The visible screen only (an old dialog may still be in the history)."""
+        return subprocess.run(self.base + ["capture-pane", "-p", "-t", self.name],
+                              capture_output=True, text=True).stdout
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run(self.base + ["send-keys", "-t", self.name, *keys], capture_output=True)
+
+    def stop(self) -> None:
+        """End the session, and whatever the client left running from its workspace (Codex's
+        TUI starts an app-server daemon from a copy under HOME that outlives the terminal)."""
+        subprocess.run(self.base + ["kill-server"], capture_output=True)
+        stop_strays(self.ws)
+
+
+def stop_strays(ws: Workspace) -> list:
+    """Stop the agent user's processes whose program lives under the workspace's root (by
+    PID, each one found): what a client left behind there. Returns the PIDs stopped."""
+    import signal
+
+    root = str(ws.root).rstrip("/") + "/"
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != ws.user.uid:
+                continue
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                program = f.read().split(b"\0", 1)[0].decode(errors="replace")
+        except OSError:
+            continue
+        if program.startswith(root):
+            found.append(int(entry))
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return found
 
 
 def wait_for(predicate, timeout: float = 10.0, step: float = 0.05) -> bool:

@@ -1,6 +1,7 @@
 """A scripted OpenAI-compatible model (`POST …/chat/completions`, streaming SSE) for the clients
-that speak it offline: OpenCode (an `@ai-sdk/openai-compatible` provider in opencode.json) and
-Copilot CLI (BYOK: `COPILOT_PROVIDER_BASE_URL`, wire API "completions", its default).
+that speak it offline: OpenCode (an `@ai-sdk/openai-compatible` provider in opencode.json),
+Copilot CLI (BYOK: `COPILOT_PROVIDER_BASE_URL`, wire API "completions", its default) and the
+others after them (Kilo CLI, Qwen Code, Cline CLI, whose `run_commands` takes `{"command"}`).
 
 The script is a list of shell commands. Each model turn that belongs to the agent's main
 conversation (the request offers a shell tool) answers with one `tool_calls` entry for the next
@@ -17,7 +18,7 @@ import time
 from harness import ScriptedServer
 
 #: The clients' shell tools, by name as they appear in the request's `tools`.
-SHELL_TOOLS = ("bash", "shell", "run_shell_command")
+SHELL_TOOLS = ("bash", "shell", "run_shell_command", "run_commands")
 
 
 def _chunk(delta: dict, finish: str | None = None, model: str = "scripted") -> str:

@@ -11,6 +11,7 @@ import json
 import pytest
 
 from cc_hook import coverage, install, manifest, synthetic
+from cc_hook.agents import PLUGIN_AGENTS
 from cc_hook.install import Reporter
 from cc_hook.outcome import filters_after, outcome_of
 from cc_hook.typical import BUILD_TEST, TYPICAL
@@ -30,6 +31,10 @@ EXPECTED = {
     # Kilo CLI asks about every command outside its read-only list by default; the plugin
     # filters after execution, so an approved one reaches the model compacted too
     "kilo": (46, 13),
+    # pi runs every command (no rules of its own); its extension filters after execution
+    "pi": (46, 13),
+    # Cline CLI runs every call unasked by default; its plugin filters after execution
+    "cline": (46, 13),
     # Mistral Vibe: post_tool replaces the output (failures included), the command unchanged
     "vibe": (46, 13),
 }
@@ -85,10 +90,10 @@ def test_the_measure_is_what_the_installed_hook_answers(installed, agent):
     for command in sample:
         with coverage._DefaultClient(agent):  # as measure() judges: the default start
             verdict = coverage.judge(agent, command, str(project), after)
-        if agent in ("opencode", "kilo"):
+        if agent in PLUGIN_AGENTS:
             result, _ = synthetic.run_plugin_pipeline(
                 next(t for t in manifest.install_texts(found[0]) if t and
-                     synthetic.PIPELINE_MARK in t), command, str(project))
+                     synthetic.PIPELINE_MARK in t), command, str(project), agent)
             from cc_hook.outcome import opencode_outcome
 
             real = opencode_outcome(result, command, after)

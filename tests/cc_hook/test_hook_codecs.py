@@ -62,6 +62,15 @@ DECODE_CASES = [
               "tool_name": "run_shell_command", "tool_use_id": "toolu_1", "tool_call_id": "call_1",
               "tool_input": {"command": CMD, "description": "d"}},
      {"agent": "qwen", "cwd": CWD, "command": CMD, "input": {"command": CMD, "description": "d"}}),
+    # pi 0.73.1's `tool_call` event as its extension forwards it (with the session's cwd;
+    # tests/agents/pi/): the model's arguments pass through as they were sent
+    ("pi", {"type": "tool_call", "toolName": "bash", "toolCallId": "call_1", "cwd": CWD,
+            "input": {"command": CMD, "description": "scripted step"}},
+     {"agent": "pi", "cwd": CWD, "command": CMD,
+      "input": {"command": CMD, "description": "scripted step"}}),
+    # Cline CLI 3.0.65: its plugin sends each command of a `run_commands` call alone
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": CMD},
+     {"agent": "cline", "cwd": CWD, "command": CMD, "input": {"command": CMD}}),
     # Mistral Vibe 3.0.2's pre_tool event (tests/agents/vibe/)
     ("vibe", {"session_id": "s", "transcript_path": "/t", "cwd": CWD, "parent_session_id": None,
               "hook_event_name": "pre_tool", "tool_name": "file_system.bash",
@@ -92,6 +101,15 @@ NOT_ANSWERED = [
     ("gemini", {"tool_name": "read_file", "tool_input": {"path": "a"}}),
     ("gemini", {"hook_event_name": "AfterTool", "tool_name": "run_shell_command",
                 "tool_input": {"command": "ls"}}),
+    ("pi", {"type": "tool_call", "toolName": "read", "input": {"path": "a"}}),
+    ("pi", {"type": "tool_call", "toolName": "bash", "input": {"command": "  "}}),
+    ("pi", {"type": "tool_call", "toolName": "bash", "input": "git status"}),
+    ("pi", {"type": "tool_execution_start", "toolName": "bash", "input": {"command": "ls"}}),
+    ("pi", {"toolName": "bash", "input": {"command": "ls"}}),
+    ("cline", {"hook": "beforeTool", "tool": "read_files", "cwd": CWD, "command": "x"}),
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": "  "}),
+    ("cline", {"hook": "beforeTool", "tool": "run_commands", "commands": ["ls"]}),
+    ("cline", {"hook": "tool_call", "tool": "run_commands", "command": "ls"}),
     ("vibe", {"hook_event_name": "pre_tool", "tool_name": "file_system.read_file",
               "tool_input": {"path": "a"}}),
     ("vibe", {"hook_event_name": "pre_tool", "tool_name": "file_system.bash",
@@ -128,7 +146,7 @@ def test_decode_ignores_what_is_not_a_shell_call(agent, event):
 @pytest.mark.parametrize("body", ["", "   \n", "{", "not json", "[1, 2]", "null", "\"x\"",
                                   '{"tool_name": "Bash"} trailing', "{" * 100000])
 @pytest.mark.parametrize("agent", ["claude", "cursor", "copilot", "gemini", "codex", "qwen",
-                                   "vibe"])
+                                   "pi", "cline", "vibe"])
 def test_decode_malformed_body_gives_no_record(agent, body):
     assert stage.decode(agent, body) is None
 
@@ -306,6 +324,22 @@ ENCODE_CASES = [
                              "permissionDecisionReason": "contextcrawler: r"}}),
     ("qwen", record("qwen", decision="allow"), {}),
     ("qwen", record("qwen", rewritten=None), {}),
+    # pi: a deny blocks the call (the extension returns the answer to pi); nothing else is
+    # answered before execution, not even the gate's allow: the command is never changed
+    ("pi", record("pi", decision="deny", reason="deny rule git push in [gate]"),
+     {"block": True, "reason": "contextcrawler: deny rule git push in [gate]"}),
+    ("pi", record("pi", decision="allow"), None),
+    ("pi", record("pi", rewritten=None), None),
+    # Cline CLI: the plugin's answers (never a rewrite; after execution, the entry's result)
+    ("cline", record("cline", decision="deny", reason="r"),
+     {"decision": "deny", "reason": "contextcrawler: r"}),
+    ("cline", record("cline", decision="allow"), None),
+    ("cline", dict(record("cline", rewritten=None,
+                          event={"phase": "post", "head": "[Command exited with code 1]\n"}),
+                   exit_code=1, filtered="FAILED t.py::x\n"),
+     {"result": "[Command exited with code 1]\nFAILED t.py::x\n"}),
+    ("cline", dict(record("cline", rewritten=None, event={"phase": "post"}), exit_code=0),
+     None),
     # Mistral Vibe: the command is never changed; a deny is answered, nothing else
     ("vibe", record("vibe", decision="deny", reason="r"),
      {"decision": "deny", "reason": "contextcrawler: r"}),
@@ -334,7 +368,7 @@ def test_encode_gives_the_agents_answer(agent, rec, expected):
 
 @pytest.mark.parametrize("agent, no_answer", [("claude", ""), ("cursor", "{}"), ("copilot", ""),
                                               ("gemini", ""), ("codex", ""), ("qwen", "{}"),
-                                              ("vibe", "")])
+                                              ("pi", ""), ("vibe", "")])
 @pytest.mark.parametrize("body", ["", "\n", "garbage\n", "[1]\n", "git status\n", None])
 def test_encode_without_a_record_gives_the_no_answer(agent, no_answer, body):
     assert stage.encode(agent, body) == no_answer

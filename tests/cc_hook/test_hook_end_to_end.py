@@ -36,6 +36,8 @@ RULES = {
                {"theme": "Default", "tools": {"allowed": ["run_shell_command(git status)",
                                                           "run_shell_command(git log)"],
                                               "exclude": ["run_shell_command(git push)"]}}),
+    # pi reads no permission rules; its settings file holds none
+    "pi": (".pi/agent/settings.json", {"quietStartup": True}),
 }
 SHAPES = [("claude", None), ("cursor", None), ("gemini", None), ("codex", None)]
 
@@ -540,6 +542,21 @@ def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     assert "The model receives" in done.stdout
 
 
+def test_cc_hook_test_runs_pis_extension_pipeline(installs):
+    install = installs("pi")
+    done = run([CC_HOOK, "test", "pi", "git status"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == \
+        "pi runs unchanged; its output is filtered after it ran"
+    # pi has no rules of its own: contextcrawler's [gate] is the only deny
+    with open(os.path.join(install.env["CTXCRL_HOME"], "config.toml"), "a") as f:
+        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    done = run([CC_HOOK, "test", "pi", "git -C . push", "--run"], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("pi refused by deny rule git push:* in [gate]")
+    assert "Not run: the agent refuses it." in done.stdout
+
+
 def test_gemini_installs_the_rule_for_rewritten_commands(installs):
     """`init --agent gemini` (global) writes the Policy Engine rule that lets a rewritten
     `cc-filter run …` run; the rule names both spellings cc-rewrite may write."""
@@ -600,8 +617,36 @@ def test_claude_asks_for_the_rewritten_command_where_it_would_prompt(installs, m
     assert inner["updatedInput"] == dict(tool_input("claude", None, command),
                                          command=f"{install.filter} run {command}")
     assert inner["permissionDecisionReason"].startswith("This command requires approval")
+    # no "don't ask again" in a hook's prompt: it names the rule and the client's own file
+    assert inner["permissionDecisionReason"].endswith(
+        'Not to be asked again: add "Bash(pytest:*)" to permissions.allow in '
+        '.claude/settings.local.json')
     done = run([CC_HOOK, "test", "claude", command], install.env, install.project)
     assert "asks you first, then runs filtered" in done.stdout, done.stdout
+    assert 'Not to be asked again: add "Bash(pytest:*)"' in done.stdout, done.stdout
+
+
+def test_claude_the_rule_the_prompt_names_stops_the_prompt_and_keeps_the_filter(installs):
+    """The rule the ask names, saved where the prompt says, makes the gate allow the command:
+    it runs filtered, unasked (as the client runs it unasked with that rule)."""
+    install = installs("claude")
+    command = "pytest -q tests"
+    inner = parse(install.hook(event("claude", None, command, str(install.project),
+                                     "default")))["hookSpecificOutput"]
+    rule = inner["permissionDecisionReason"].split('add "', 1)[1].split('"', 1)[0]
+    local = install.project / ".claude" / "settings.local.json"
+    local.parent.mkdir(exist_ok=True)
+    local.write_text(json.dumps({"permissions": {"allow": [rule]}}))
+    inner = parse(install.hook(event("claude", None, command, str(install.project),
+                                     "default")))["hookSpecificOutput"]
+    assert inner["permissionDecision"] == "allow"
+    assert inner["updatedInput"]["command"] == f"{install.filter} run {command}"
+    # a compound command gets no such hint: one rule would not cover it
+    compound = parse(install.hook(event("claude", None, "pytest -q && cargo test",
+                                        str(install.project), "default")))
+    if compound is not None:
+        assert "Not to be asked again" not in compound["hookSpecificOutput"].get(
+            "permissionDecisionReason", "")
 
 
 def test_claude_plan_mode_leaves_read_only_commands_alone(installs):

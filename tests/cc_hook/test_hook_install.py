@@ -265,9 +265,9 @@ def test_filter_bin_is_not_recorded_when_cc_filter_is_visible(fake_home, monkeyp
     _, data, _ = fake_home
     monkeypatch.setattr(filter_path, "check",
                         lambda ours: filter_path.FilterCheck(ours, ours, "/bin/bash"))
-    assert init("claude", "cline", scope="project")[0] == 0
+    assert init("claude", "windsurf", scope="project")[0] == 0
     assert read(data / "config.toml") is None
-    assert "`cc-filter run git status`" in read(fake_home[2] / ".clinerules")
+    assert "`cc-filter run git status`" in read(fake_home[2] / ".windsurfrules")
     body = read(script("claude"))
     assert "unset CTXCRL_FILTER_BIN\n" in body and hook_script.filter_bin_in(body) is None
 
@@ -303,14 +303,16 @@ def test_malformed_config_blocks_hooks_that_could_not_run(fake_home):
 
 def test_rules_files(fake_home):
     _, _, project = fake_home
-    (project / ".clinerules").mkdir()
-    assert init("cline", "windsurf")[0] == 0  # rules files always go to the project
-    assert "cc-filter" in read(project / ".clinerules" / "ctxcrl.md")
+    assert init("windsurf")[0] == 0  # rules files always go to the project
     rules = read(project / ".windsurfrules")
     assert rules.startswith("<!-- ctxcrl:begin") and "run pytest -q" in rules
     assert uninstall(scope="project")[0] == 0
     assert not os.path.exists(project / ".windsurfrules")
-    assert os.listdir(project / ".clinerules") == []
+    (project / ".windsurfrules").mkdir()  # a folder of rules: a file of our own in it
+    assert init("windsurf")[0] == 0
+    assert "cc-filter" in read(project / ".windsurfrules" / "ctxcrl.md")
+    assert uninstall(scope="project")[0] == 0
+    assert os.listdir(project / ".windsurfrules") == []
 
 
 def test_copilot_registers_its_post_hook_too(fake_home):
@@ -341,6 +343,62 @@ def test_opencode_plugin(fake_home):
     report = Captured()
     assert verify.verify(report) == 1
     assert "FAIL  opencode" in report.text
+
+
+def test_pi_extension_user_and_project(fake_home, monkeypatch):
+    home, _, project = fake_home
+    assert init("pi")[0] == 0
+    path = home / ".pi" / "agent" / "extensions" / "ctxcrl.ts"
+    text = read(path)
+    assert text.startswith(f"// ctxcrl-hook-version: {hook_script.HOOK_VERSION}\n")
+    assert 'pi.on("tool_call"' in text and 'pi.on("tool_result"' in text
+    assert "export default function (pi)" in text and "input.command =" not in text
+    assert "decode pi" in text and "result |" in text
+    assert "<!-- contextcrawler" in read(home / ".pi" / "agent" / "AGENTS.md") or \
+        "CTXCRL_DISABLED=1" in read(home / ".pi" / "agent" / "AGENTS.md")
+    report = Captured()
+    assert verify.verify(report) == 0 and "PASS  pi (global)" in report.text
+    # the project's .pi/extensions/; a project whose instructions file is a CLAUDE.md gets
+    # no note: a new AGENTS.md would hide the CLAUDE.md from pi, and Claude Code's own
+    # install imports the note into that CLAUDE.md
+    (project / "CLAUDE.md").write_text("# house rules\n")
+    assert init("claude", scope="project")[0] == 0
+    claude_md = read(project / "CLAUDE.md")
+    assert init("pi", scope="project")[0] == 0
+    assert (project / ".pi" / "extensions" / "ctxcrl.ts").exists()
+    assert not (project / "AGENTS.md").exists()
+    assert read(project / "CLAUDE.md") == claude_md
+    with open(path, "a") as f:
+        f.write("// changed\n")
+    report = Captured()
+    assert verify.verify(report) == 1 and "FAIL  pi (global)" in report.text
+    assert uninstall("pi")[0] == 0
+    assert not path.exists() and not (project / ".pi" / "extensions" / "ctxcrl.ts").exists()
+    assert read(project / "CLAUDE.md") == claude_md
+    assert not (home / ".pi" / "agent" / "AGENTS.md").exists()
+    assert uninstall()[0] == 0
+    assert read(project / "CLAUDE.md") == "# house rules\n"
+
+
+def test_pi_shares_the_projects_agents_md(fake_home):
+    _, _, project = fake_home
+    (project / "AGENTS.md").write_text("# agents\n")
+    (project / "CLAUDE.md").write_text("# claude\n")  # pi reads the AGENTS.md
+    assert init("pi", "codex", scope="project")[0] == 0
+    text = read(project / "AGENTS.md")
+    assert text.startswith("# agents\n") and text.count("CTXCRL_DISABLED=1 git status") == 1
+    assert read(project / "CLAUDE.md") == "# claude\n"
+    assert uninstall("pi")[0] == 0
+    assert read(project / "AGENTS.md") == text  # Codex still reads it
+    assert uninstall()[0] == 0
+    assert read(project / "AGENTS.md") == "# agents\n"
+
+
+def test_pi_agent_dir_comes_from_its_variable(fake_home, monkeypatch, tmp_path):
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "pi-dir"))
+    assert init("pi")[0] == 0
+    assert (tmp_path / "pi-dir" / "extensions" / "ctxcrl.ts").exists()
+    assert (tmp_path / "pi-dir" / "AGENTS.md").exists()
 
 
 # -- verify, status, tamper ---------------------------------------------------------------

@@ -123,6 +123,145 @@ def test_the_pre_hooks_never_rewrite():
     assert stage.encode("opencode", json.dumps(rec)) == ""
 
 
+# -- pi 0.73.1 (`tool_result`, as its extension forwards it; texts as pi's bash tool wrote them
+# in tests/agents/pi/ and a probe run: a failure ends with "\n\nCommand exited with code N",
+# a truncated output with pi's "[Showing lines …. Full output: <file>]" notice) --------------
+
+def pi_result(command, text, is_error=False, details=None):
+    return {"type": "tool_result", "toolName": "bash", "toolCallId": "call_1", "cwd": CWD,
+            "input": {"command": command, "description": "scripted step"},
+            "content": [{"type": "text", "text": text}], "details": details or {},
+            "isError": is_error}
+
+
+def test_pi_result_record_of_a_failure_keeps_the_status_line():
+    text = "F\n1 failed in 0.02s\n\n\nCommand exited with code 1"
+    rec = decoded("pi", pi_result("python3 -m pytest -q", text, True))
+    assert rec["exit_code"] == 1 and rec["output"] == "F\n1 failed in 0.02s\n"
+    assert rec["event"] == {"phase": "post", "status": "Command exited with code 1"}
+    assert rec["shown_chars"] == len("F\n1 failed in 0.02s\n")
+    assert (rec["filter"], rec["argv"]) == ("pytest", ["python3", "-m", "pytest", "-q"])
+    rec["filtered"] = "1 failed\n"
+    answer = json.loads(stage.encode("pi", json.dumps(rec)))
+    assert answer == {"content": [{"type": "text",
+                                   "text": "1 failed\n\n\nCommand exited with code 1"}]}
+
+
+def test_pi_result_record_of_a_success():
+    rec = decoded("pi", pi_result("git status", "On branch main\n"))
+    assert rec["exit_code"] == 0 and rec["output"] == "On branch main\n"
+    assert rec["event"] == {"phase": "post"}
+    rec["filtered"] = "On branch main, clean\n"
+    assert json.loads(stage.encode("pi", json.dumps(rec))) == {
+        "content": [{"type": "text", "text": "On branch main, clean\n"}]}
+    del rec["filtered"]
+    assert stage.encode("pi", json.dumps(rec)) == ""  # nothing chosen: pi's own result stays
+
+
+def test_pi_truncated_output_is_read_from_its_full_output_file():
+    notice = "\n\n[Showing lines 1002-3001 of 3001. Full output: /tmp/pi-bash-9da9.log]"
+    ok = pi_result("git log", "1002\n3000\n" + notice, details={
+        "truncation": {"truncated": True}, "fullOutputPath": "/tmp/pi-bash-9da9.log"})
+    rec = decoded("pi", ok)
+    assert rec["output_path"] == "/tmp/pi-bash-9da9.log" and "output" not in rec
+    assert rec["shown_chars"] == len("1002\n3000\n" + notice)
+    # a failure loses `details`: the notice alone names the file
+    failed = pi_result("git log", "1002\n3000\n" + notice + "\n\nCommand exited with code 4",
+                       True)
+    rec = decoded("pi", failed)
+    assert rec["output_path"] == "/tmp/pi-bash-9da9.log" and rec["exit_code"] == 4
+
+
+@pytest.mark.parametrize("event", [
+    pi_result("git status", "(no output)"),
+    pi_result("git status", "(no output)\n\nCommand exited with code 7", True),
+    pi_result("git status", "Command exited with code 7", True),
+    pi_result("git status", "x\n\nCommand timed out after 5 seconds", True),
+    pi_result("git status", "x\n\nCommand aborted", True),
+    pi_result("git push", "contextcrawler: deny rule git push", True),  # a blocked call
+    pi_result("git status", "x\n\nCommand exited with code x1", True),
+    pi_result("git status", "x", None),
+    pi_result("frobnicate", "x"),
+    pi_result("git log", "x\n\n[Showing lines 1-2 of 9. Full output: /a.log]",
+              details={"fullOutputPath": "/b.log"}),          # two files named: left alone
+    {**pi_result("git status", "x"), "content": [{"type": "image", "data": "…"}]},
+    {**pi_result("git status", "x"), "content": [{"type": "text", "text": "a"},
+                                                 {"type": "text", "text": "b"}]},
+    {**pi_result("git status", "x"), "toolName": "read"},
+])
+def test_pi_results_left_alone(event):
+    assert decoded("pi", event) is None
+# -- Cline CLI 3.0.65: one `run_commands` entry per command, as its plugin forwards it -------
+
+def cline_after(command, result, success=True):
+    return {"hook": "afterTool", "tool": "run_commands", "cwd": CWD, "command": command,
+            "result": result, "success": success}
+
+
+@pytest.mark.parametrize("result, success, parts", [
+    ("On branch main\n", True, ("On branch main\n", 0, "")),
+    ("[Command exited with code 1]\nF\n1 failed\n", False,
+     ("F\n1 failed\n", 1, "[Command exited with code 1]\n")),
+    ("[Command exited with code 3]\nout\n\n[stderr]\nerr\n", False,
+     ("out\n\n[stderr]\nerr\n", 3, "[Command exited with code 3]\n")),
+    ("[Command exited with code 2]", False, ("", 2, "[Command exited with code 2]")),
+    ("", False, None),                                   # a timeout: no exit code
+    ("[Command exited with code x]\n", False, None),
+    ("[Command exited with code 1]\nok\n", True, ("[Command exited with code 1]\nok\n", 0, "")),
+    ("a" * 10 + "\n[... output truncated: 90000 chars total. Refine the command (grep, head, "
+     "tail) to view the elided middle ...]\n" + "b" * 10, True, None),
+    ("[Command is still running. Output will continue in /tmp/x/output.log]\nx", True, None),
+    ("x", None, None),
+    (None, True, None),
+])
+def test_cline_split_result(result, success, parts):
+    from cc_hook.agents.cline import split_result
+
+    assert split_result(result, success) == parts
+
+
+def test_cline_result_record_keeps_the_exit_line():
+    rec = decoded("cline", cline_after("python -m pytest -q",
+                                       "[Command exited with code 1]\nF\n1 failed\n", False))
+    assert rec["exit_code"] == 1 and rec["output"] == "F\n1 failed\n"
+    assert (rec["filter"], rec["argv"]) == ("pytest", ["python", "-m", "pytest", "-q"])
+    assert rec["event"]["head"] == "[Command exited with code 1]\n"
+    rec["filtered"] = "FAILED t.py::x\n1 failed\n"
+    assert json.loads(stage.encode("cline", json.dumps(rec))) == {
+        "result": "[Command exited with code 1]\nFAILED t.py::x\n1 failed\n"}
+    rec = decoded("cline", cline_after("git status", "On branch main\n"))
+    assert rec["exit_code"] == 0 and "head" not in rec.get("event", {})
+    rec["filtered"] = "ok main\n"
+    assert json.loads(stage.encode("cline", json.dumps(rec))) == {"result": "ok main\n"}
+    rec["filtered"] = ""
+    assert stage.encode("cline", json.dumps(rec)) == ""
+
+
+@pytest.mark.parametrize("event", [
+    cline_after("git status", "", False),
+    cline_after("frobnicate", "x"),
+    cline_after("git status && git log", "x"),
+    dict(cline_after("git status", "x"), tool="read_files"),
+    dict(cline_after("git status", "x"), hook="tool_result"),
+    {"hook": "afterTool", "tool": "run_commands", "cwd": CWD, "command": ["git", "status"],
+     "result": "x", "success": True},
+])
+def test_cline_results_left_alone(event):
+    assert decoded("cline", event) is None
+
+
+def test_cline_before_never_rewrites():
+    before = {"hook": "beforeTool", "tool": "run_commands", "cwd": CWD, "command": "git status"}
+    rec = decoded("cline", before)
+    assert rec == {"agent": "cline", "cwd": CWD, "command": "git status",
+                   "input": {"command": "git status"}}
+    rec.update(decision="ask", reason="r", rewritten="cc-filter run git status")
+    assert stage.encode("cline", json.dumps(rec)) == ""
+    rec.update(decision="allow")
+    assert stage.encode("cline", json.dumps(rec)) == ""
+    rec.update(decision="deny", reason="r")
+    assert json.loads(stage.encode("cline", json.dumps(rec))) == {
+        "decision": "deny", "reason": "contextcrawler: r"}
 def vibe_post(command, stdout, stderr="", returncode=0, truncated=False):
     """Mistral Vibe 3.0.2's post_tool event (tests/agents/vibe/), short outputs."""
     return {"session_id": "735bfec5", "transcript_path": "/h/.vibe/logs/session/unified/735bfec5",

@@ -32,7 +32,8 @@ REGISTRY = {
     "vibe": "hook",
     "opencode": "plugin",
     "kilo": "plugin",
-    "cline": "rules",
+    "pi": "plugin",
+    "cline": "plugin",
     "windsurf": "rules",
 }
 #: The agents with a permission model (a module here), by name.

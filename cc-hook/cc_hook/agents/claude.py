@@ -123,8 +123,31 @@ def ask_with_rewrite(record: dict) -> dict | None:
         "hookEventName": event_meta(record).get("hook_event_name") or EVENT_NAME,
         "permissionDecision": "ask",
         "permissionDecisionReason": f"{ASK_TEXT} ({REASON_PREFIX}: once approved, it runs "
-                                    f"through cc-filter run, which shortens its output{why})",
+                                    f"through cc-filter run, which shortens its output{why})"
+                                    + ask_again_hint(record.get("command")),
         "updatedInput": updated_input(record, rewritten)}}
+
+
+#: Where the client's own "Yes, and don't ask again" saves its rule (measured on 2.1.332).
+LOCAL_SETTINGS = ".claude/settings.local.json"
+
+
+def ask_again_hint(command) -> str:
+    """The rule that stops the prompt, for the prompt's text: a hook's ask offers no "don't
+    ask again" (2.1.332: Yes / No only), so the prompt names the allow rule the user would
+    add instead (the program and its subcommand, `Bash(python3 -m pytest:*)`: narrower than
+    the client's own offer, `Bash(python3 *)`), and the file the client would have saved it
+    in. With that rule the gate allows the command and it runs filtered, unasked. Nothing
+    for a compound command (one rule does not cover it)."""
+    from ..coverage import SHELL_OPERATORS, rule_prefix
+
+    if not isinstance(command, str) or any(op in command for op in SHELL_OPERATORS):
+        return ""
+    prefix = rule_prefix(command.strip())
+    if not prefix or '"' in prefix:
+        return ""
+    return (f'. Not to be asked again: add "Bash({prefix}:*)" to permissions.allow in '
+            f"{LOCAL_SETTINGS}")
 
 
 def _disabled_prefix(record: dict) -> bool:

@@ -69,7 +69,10 @@ def encode(record: dict) -> dict | None:
     return None
 
 
-def plugin_text(ctx, name: str = NAME, client: str = "OpenCode") -> str:
+def plugin_text(ctx, name: str = NAME, client: str = "OpenCode",
+                template_name: str = "opencode-plugin.ts") -> str:
+    """The plugin file: its template with the two pipelines (deny-only before, the filter
+    after) that the plugin spawns."""
     import json
 
     from ..hook_script import (DENY_ONLY, HOOK_VERSION, POST, env_lines, stage_commands,
@@ -85,7 +88,7 @@ def plugin_text(ctx, name: str = NAME, client: str = "OpenCode") -> str:
         middle = "CTXCRL_QUIET_CONFIG=1 " + stages[1] if pipeline == POST else stages[1]
         text = prefix + (path_line.strip() + " && " if path_line else "")
         pipelines.append(text + " | ".join([stages[0], middle, stages[2]]))
-    body = template("opencode-plugin.ts")
+    body = template(template_name)
     return (body.replace("@@VERSION@@", str(HOOK_VERSION)).replace("@@CLIENT@@", client)
             .replace("@@AGENT@@", name)
             .replace("@@PRE@@", json.dumps(pipelines[0]))

@@ -9,8 +9,9 @@ session runs the same commands without and with the hook, no allow rules at all:
 - every command has the same outcome (ran / refused), a command the client runs unasked stays
   unasked (no approver call);
 - what ran with the hook reached the model compacted: a failing pytest, `npm install` of a
-  local package folder (no network) and, when a Rust toolchain is reachable, a failing
-  `cargo test` — shorter, with the facts that matter (failing test, exit code).
+  local package folder (no network) and, when the agent user can run cargo
+  (`harness.rust_bin()`), a failing `cargo test` — shorter, with the facts that matter
+  (failing test, exit code).
 The headless refusal without an approver is the permissions table's `prompt` rows.
 """
 import json
@@ -22,25 +23,11 @@ import pytest
 import client
 import harness
 import postexec
+import projects
 
 APPROVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "approver.py")
 DENY_WORD = "DENYME"
-#: The Rust toolchain, when this machine has one (root's rustup): bound read-only into the
-#: agent's private mount namespace, since the agent user cannot reach /root.
-RUST_TOOLCHAIN = "/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu"
-RUST_MOUNT = "/opt/ctxcrl-rust"
-
 FAILING_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
-CARGO_TOML = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
-LIB_RS = ("pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n"
-          "    use super::*;\n\n    #[test]\n    fn adds() {\n        assert_eq!(add(2, 3), 5);\n"
-          "    }\n\n    #[test]\n    fn subtracts_nothing() {\n        assert_eq!(add(1, 0), 1);\n"
-          "    }\n}\n")
-
-
-def rust_available() -> bool:
-    return os.path.isfile(os.path.join(RUST_TOOLCHAIN, "bin", "cargo")) and \
-        harness.can_bind_mount()
 
 
 #: (name, command, approver answer or None when the client runs it unasked, facts the
@@ -53,7 +40,7 @@ COMMANDS = [
     ("denied-by-user", f"python3 -m pytest -q -k {DENY_WORD}", "deny", ()),
     ("make", "make -s check", "allow", ("Exit code 2",)),
 ]
-CARGO = ("cargo-test-failing", "cargo test --manifest-path rs/Cargo.toml", "allow",
+CARGO = ("cargo-test-failing", projects.CARGO_TEST, "allow",
          ("adds", "test result: FAILED", "Exit code 101"))
 
 
@@ -67,13 +54,11 @@ def prepare(ws, with_rust: bool) -> None:
     (local / "index.js").write_text("module.exports = 1;\n")
     (ws.project / "Makefile").write_text("check:\n\t@echo checking\n\t@exit 2\n")
     if with_rust:
-        (ws.project / "rs" / "src").mkdir(parents=True)
-        (ws.project / "rs" / "Cargo.toml").write_text(CARGO_TOML)
-        (ws.project / "rs" / "src" / "lib.rs").write_text(LIB_RS)
+        projects.add_rust_crate(ws.project)
     harness.chown_tree(ws.root, ws.user)
 
 
-def session(ws, commands, hook: bool, with_rust: bool):
+def session(ws, commands, hook: bool):
     log = ws.root / f"approver-{'hook' if hook else 'plain'}.log"
     log.write_text("")
     os.chown(log, ws.user.uid, ws.user.gid)
@@ -84,14 +69,9 @@ def session(ws, commands, hook: bool, with_rust: bool):
                                        "args": [str(approver), str(log), "--deny", DENY_WORD]}}}
     flags = ["--mcp-config", json.dumps(mcp), "--permission-prompt-tool",
              "mcp__approver__approve"]
-    env, binds = {}, {}
-    if with_rust:
-        binds[RUST_MOUNT] = RUST_TOOLCHAIN
-        env["CARGO_HOME"] = str(ws.home / ".cargo")
-        env["PATH"] = f"{harness.product_venv()}:{RUST_MOUNT}/bin:/usr/local/bin:/usr/bin:/bin"
     if hook:
         client.install_hook(ws)
-    run = client.run_claude(ws, commands, flags=flags, env=env, binds=binds or None, timeout=400)
+    run = client.run_claude(ws, commands, flags=flags, timeout=400)
     calls = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     return run, calls
 
@@ -100,19 +80,19 @@ def session(ws, commands, hook: bool, with_rust: bool):
 def sessions():
     harness.install_client("claude")
     postexec.product_with_pytest()
-    with_rust = rust_available()
+    with_rust = harness.rust_bin() is not None
     table = COMMANDS + ([CARGO] if with_rust else [])
     ws = client.fresh_workspace()
     prepare(ws, with_rust)
     commands = [c[1] for c in table]
-    plain = session(ws, commands, hook=False, with_rust=with_rust)
+    plain = session(ws, commands, hook=False)
     for leftover in ("node_modules", "package.json", "package-lock.json"):
         path = ws.project / leftover
         if path.is_dir():
             shutil.rmtree(path)
         elif path.exists():
             path.unlink()
-    hooked = session(ws, commands, hook=True, with_rust=with_rust)
+    hooked = session(ws, commands, hook=True)
     return table, plain, hooked, with_rust
 
 

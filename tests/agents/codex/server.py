@@ -1,9 +1,12 @@
-"""A scripted OpenAI Responses API server for the real `codex exec` (wire_api = "responses").
+"""A scripted OpenAI Responses API server for the real Codex CLI (`codex exec` and its TUI;
+wire_api = "responses").
 
-Turn 1 answers the prompt with one `function_call` of the shell tool Codex offered (its name and
-argument shape are read from the request's `tools`, so the script follows the client); every
-later turn answers a short assistant message. `outputs()` gives what the model received back:
-the `function_call_output` items of the later requests, in order.
+Turn n (a request whose conversation holds n - 1 tool outputs) answers with one
+`function_call` of the shell tool Codex offered for the n-th command (its name and argument
+shape are read from the request's `tools`, so the script follows the client); past the last
+command, and for a side request that offers no tools (the TUI's), a short assistant message.
+`outputs()` gives what the model received back: the `function_call_output` items of the later
+requests, in order.
 """
 from __future__ import annotations
 
@@ -43,8 +46,12 @@ class ResponsesServer(ScriptedServer):
             return 404, {"Content-Type": "application/json"}, b'{"error":"not scripted"}'
         now = time.monotonic()
         self.received.append((now, body))
-        turn = len(self.received)
-        rid = f"resp_{turn}"
+        # the turn: how many tool outputs the conversation holds (the TUI also sends side
+        # requests without tools, e.g. for a title: they get a message)
+        answered = sum(1 for item in body.get("input") or []
+                       if isinstance(item, dict) and item.get("type") == "function_call_output")
+        turn = answered + 1 if body.get("tools") else len(self.commands) + 1
+        rid = f"resp_{len(self.received)}"
         events = [{"type": "response.created", "response": {"id": rid}}]
         if turn <= len(self.commands):
             name, arguments = shell_call(body.get("tools"), self.commands[turn - 1])
@@ -56,7 +63,7 @@ class ResponsesServer(ScriptedServer):
             events.append({"type": "response.output_item.done", "output_index": 0, "item": item})
             self.calls.append((now, call_id))
         else:
-            item = {"type": "message", "id": f"msg_{turn}", "role": "assistant",
+            item = {"type": "message", "id": f"msg_{len(self.received)}", "role": "assistant",
                     "status": "completed",
                     "content": [{"type": "output_text", "text": "done", "annotations": []}]}
             events.append({"type": "response.output_item.added", "output_index": 0,

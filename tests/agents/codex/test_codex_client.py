@@ -12,13 +12,9 @@ read-only by default and workspace-write in a trusted project. The outcomes here
 on the client first, without the hook (see the table).
 """
 import json
-import os
 import re
-import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,6 +22,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import harness  # noqa: E402
+from codex_client import (CodexRun, codex_env, config_toml, install_hook,  # noqa: E402
+                          make_workspace, run_codex)
 from harness import PROMPT, RAN, REFUSED  # noqa: E402
 from server import ResponsesServer  # noqa: E402
 
@@ -75,12 +73,9 @@ SCENARIOS.append(("push, untrusted project forbidden", PUSH, {"project_rules": F
 
 
 @pytest.fixture
-def tmp_path():
-    """A scratch directory the agent user can reach (pytest's own is 0700 root's)."""
-    path = Path(tempfile.mkdtemp(prefix="ctxcrl-codex-"))
-    os.chmod(path, 0o755)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
+def tmp_path(agent_tmp):
+    """A scratch directory the agent user can reach (conftest's agent_tmp)."""
+    return agent_tmp
 
 
 @pytest.fixture(scope="module")
@@ -102,97 +97,6 @@ def agent_python():
             pytest.skip(f"cannot install pytest=={version} for the agent: {done.stderr[-300:]}")
         harness._writable_tree(venv.parent)
     return venv
-
-
-class CodexRun:
-    def __init__(self, ws, server, proc):
-        self.ws, self.server, self.proc = ws, server, proc
-        outputs = server.outputs()
-        self.output = outputs[0] if outputs else None
-
-    @property
-    def outcome(self) -> str:
-        out = self.output
-        assert out is not None, f"the model got no tool output: {self.proc.stderr[-2000:]}"
-        if "approval required by policy" in out:
-            return PROMPT
-        if out.startswith("exec_command failed") and "rejected" in out.lower():
-            return REFUSED
-        if out.startswith("Command blocked by PreToolUse hook"):
-            return REFUSED
-        assert "Process exited with code" in out, out
-        return RAN
-
-    @property
-    def exit_code(self):
-        m = re.search(r"Process exited with code (\d+)", self.output or "")
-        return int(m.group(1)) if m else None
-
-    @property
-    def text(self) -> str:
-        """What the command printed, as the model received it."""
-        return (self.output or "").split("\nOutput:\n", 1)[-1]
-
-
-def make_workspace(tmp_path, setup) -> harness.Workspace:
-    tmp_path.mkdir(exist_ok=True)
-    ws = harness.Workspace(tmp_path, harness.agent_user())
-    ws.commit_history(12)
-    for i in range(8):  # a dirty tree: git status has something to say
-        (ws.project / f"draft_{i}.txt").write_text("draft\n")
-    (ws.project / "README.md").write_text("# demo, edited\n")
-    harness.chown_tree(ws.root, ws.user)
-    if setup.get("user_rules"):
-        ws.write(".codex/rules/user.rules", setup["user_rules"])
-    if setup.get("project_rules"):
-        ws.write("project/.codex/rules/project.rules", setup["project_rules"])
-    if setup.get("long_failure"):  # a failure whose output is worth a tee file (> 500 bytes)
-        (ws.project / "test_calc.py").write_text(
-            "from calc import add\n\n\ndef test_add():\n"
-            "    expected = {'sum': 5, 'items': list(range(60))}\n"
-            "    assert {'sum': add(2, 3), 'items': list(range(60))} == expected\n")
-        harness.chown_tree(ws.project, ws.user)
-    if setup.get("claude"):
-        ws.write(".claude/settings.json", setup["claude"])
-        ws.write("project/.claude/settings.json", setup["claude"])
-    return ws
-
-
-def config_toml(url: str, ws, setup) -> str:
-    text = (f'model = "gpt-5"\nmodel_provider = "scripted"\n\n'
-            f'[model_providers.scripted]\nname = "scripted"\nbase_url = "{url}/v1"\n'
-            f'wire_api = "responses"\nenv_key = "SCRIPTED_API_KEY"\n'
-            f'request_max_retries = 0\nstream_max_retries = 0\n')
-    if setup.get("trusted"):
-        text += f'\n[projects."{ws.project}"]\ntrust_level = "trusted"\n'
-    if setup.get("tmp_not_writable"):  # HOME is under /tmp here: keep it out of the sandbox
-        text += '\n[sandbox_workspace_write]\nexclude_slash_tmp = true\n'
-    return text
-
-
-def codex_env(ws) -> dict:
-    return {"CODEX_HOME": str(ws.home / ".codex"), "SCRIPTED_API_KEY": "dummy"}
-
-
-def install_hook(ws) -> None:
-    venv = harness.product_venv()
-    done = harness.run_as_agent([str(venv / "cc-hook"), "init", "--agent", "codex"], ws,
-                                env=codex_env(ws))
-    assert done.returncode == 0, done.stdout + done.stderr
-    verify = harness.run_as_agent([str(venv / "cc-hook"), "verify"], ws, env=codex_env(ws))
-    assert verify.returncode == 0 and "PASS  codex" in verify.stdout, verify.stdout
-
-
-def run_codex(codex, tmp_path, commands, setup, args, hooked: bool):
-    ws = make_workspace(tmp_path, setup)
-    with ResponsesServer(commands, lifetime=240) as server:
-        ws.write(".codex/config.toml", config_toml(server.url, ws, setup))
-        if hooked:
-            install_hook(ws)
-        proc = harness.run_as_agent(
-            [str(codex), "exec", "--skip-git-repo-check", *args, "run the command"], ws,
-            env=codex_env(ws), timeout=180)
-    return CodexRun(ws, server, proc)
 
 
 @pytest.mark.parametrize("name, command, setup, args, expected, lands", SCENARIOS,
@@ -298,24 +202,6 @@ def test_uninstall_gives_back_the_users_config(codex, tmp_path):
                                 env=codex_env(ws))
     assert done.returncode == 0, done.stdout + done.stderr
     assert (ws.home / ".codex" / "config.toml").read_bytes() == before
-
-
-def test_added_time_per_shell_call(codex, tmp_path, record_property):
-    """The time between the model's tool call and Codex's next request, median of 10 calls in
-    one session, with and without the hook (kept as the test's properties, e.g. in
-    `--junitxml`, never printed among the dots; bench/ times the hook itself)."""
-    medians = {}
-    for hooked in (False, True):
-        commands = ["git status"] * 10
-        run = run_codex(codex, tmp_path / ("hooked" if hooked else "plain"), commands, {}, (),
-                        hooked=hooked)
-        times = [t for t, _ in run.server.received]
-        gaps = [(times[i + 1] - times[i]) * 1000 for i in range(len(commands))]
-        medians[hooked] = statistics.median(gaps)
-        assert len(run.server.outputs()) == 10
-    record_property("per_call_ms_without_hook", round(medians[False]))
-    record_property("per_call_ms_with_hook", round(medians[True]))
-    assert medians[True] - medians[False] < 2000
 
 
 def test_tee_hint_and_tracking_survive_the_workspace_write_sandbox(codex, agent_python,

@@ -19,11 +19,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import shutil
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
@@ -40,7 +37,7 @@ def tmux() -> str:
     if found is None:
         pytest.skip("tmux is not installed (apt-get install tmux): the interactive Gemini CLI "
                     "cannot be driven")
-    return found
+    return found  # the session itself: harness.Tmux
 
 
 class InteractiveRun(GeminiRun):
@@ -66,32 +63,17 @@ class InteractiveRun(GeminiRun):
                                        "GEMINI_API_KEY": "scripted-key", "TERM": "xterm-256color",
                                        **(env or {})})
             environment.pop("NO_COLOR", None)
-            argv = [str(gemini_exe()), "-m", MODEL, *self.flags, *flags]
-            exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in environment.items())
-            inner = f"cd {shlex.quote(str(self.ws.project))} && exec env -i {exports} " + \
-                " ".join(shlex.quote(a) for a in argv)
-            if os.geteuid() == 0:
-                inner = (f"exec setpriv --reuid={self.ws.user.uid} --regid={self.ws.user.gid} "
-                         f"--clear-groups -- sh -c {shlex.quote(inner)}")
-            socket = self.ws.root / "tmux.sock"
-            base = [tmux(), "-S", str(socket)]
-            subprocess.run(base + ["new-session", "-d", "-s", name, "-x", "200", "-y", "50",
-                                   inner], check=True, env={"PATH": "/usr/bin:/bin",
-                                                           "TERM": "xterm-256color"})
+            session = harness.Tmux(self.ws, name)
+            session.start([gemini_exe(), "-m", MODEL, *self.flags, *flags], environment)
             prompts: list = []
             try:
-                prompts = self._drive(base, name, server, len(commands), timeout, approve)
+                prompts = self._drive(session, server, len(commands), timeout, approve)
             finally:
-                subprocess.run(base + ["kill-server"], capture_output=True)
+                session.stop()
         return server, prompts
 
-    def _drive(self, base, name, server, count, timeout, approve) -> list:
-        def screen() -> str:  # the visible screen only: an old dialog may be in the history
-            return subprocess.run(base + ["capture-pane", "-p", "-t", name],
-                                  capture_output=True, text=True).stdout
-
-        def keys(*k):
-            subprocess.run(base + ["send-keys", "-t", name, *k], capture_output=True)
+    def _drive(self, session, server, count, timeout, approve) -> list:
+        screen, keys = session.screen, session.keys
 
         end = time.monotonic() + timeout
         # wait for the input box, then type the prompt

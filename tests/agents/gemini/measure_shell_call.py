@@ -1,7 +1,8 @@
 """The time the real Gemini CLI spends per shell call, with and without contextcrawler's hook:
 from the scripted model's `functionCall` of `run_shell_command` to the request that carries its
 result (the hook, the command and the client's own work), median of 10 calls of `git status …`
-in one headless session. Run by hand, as root or the agent user:
+in one headless session, two sessions each way, alternated. `bench/run.py gemini` reports it
+(bench_gemini.client_row); by hand, as root or the agent user:
 
     python tests/agents/gemini/measure_shell_call.py
 """
@@ -40,21 +41,26 @@ def session(root: Path, hook: bool) -> list:
     return server.call_intervals()
 
 
-def main() -> int:
+def measure() -> tuple:
+    """(ms per shell call without the hook, with it): medians of two sessions each."""
     harness.install_client("gemini")
     root = Path(tempfile.mkdtemp(prefix="ctxcrl-gemini-time-"))
     os.chmod(root, 0o755)
     try:
-        medians = {}
-        for hook in (False, True, False, True):  # alternated: both see the same load
-            intervals = session(root / f"{hook}-{len(medians)}", hook)
+        medians: dict = {}
+        for n, hook in enumerate((False, True, False, True)):  # alternated: the same load
+            intervals = session(root / f"{hook}-{n}", hook)
             medians.setdefault(hook, []).append(statistics.median(intervals) * 1000)
-        plain, hooked = statistics.median(medians[False]), statistics.median(medians[True])
-        print(f"gemini {harness.CLIENTS['gemini'][1]}: per shell call, median of {CALLS} "
-              f"(two sessions each): without the hook {plain:.0f} ms, with it {hooked:.0f} ms, "
-              f"added {hooked - plain:.0f} ms (load {os.getloadavg()[0]:.1f})")
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    return statistics.median(medians[False]), statistics.median(medians[True])
+
+
+def main() -> int:
+    plain, hooked = measure()
+    print(f"gemini {harness.client_version('gemini')}: per shell call, median of {CALLS} "
+          f"(two sessions each): without the hook {plain:.0f} ms, with it {hooked:.0f} ms, "
+          f"added {hooked - plain:.0f} ms (load {os.getloadavg()[0]:.1f})")
     return 0
 
 

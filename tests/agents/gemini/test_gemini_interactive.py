@@ -6,7 +6,8 @@ Measured without the hook: the client runs its known-safe commands (`git status`
 `ls`, `cat`) unasked and asks about every other one (`pytest`, `npm install`, `make test`,
 `ls /etc`, a compound command). With the hook: the same prompts, at the same places, now
 naming the rewritten command (`…/cc-filter run pytest -q`); every approved run and every
-unasked one reaches the model compacted, failures included; a command the gate cannot match
+unasked one reaches the model compacted, failures included (the 12,000-test pytest run, a
+failing `npm install`, `make test` and, where the agent user can run cargo, `cargo test`); a command the gate cannot match
 exactly (`ls /etc`: outside the workspace; `git status && git log -3`: a compound command of
 known-safe parts; both ask, but their rewritten spellings would run unasked) keeps its prompt
 and stays raw.
@@ -23,7 +24,8 @@ import pytest
 import harness
 from gemini_client import RAN, outcome_of, pytest_venv, response_text
 from gemini_tmux import InteractiveRun, tmux
-from projects import BIG_PYTEST, MAKE_TEST, NPM_INSTALL, add_build_projects
+from projects import (BIG_PYTEST, BUILD_FACTS, CARGO_TEST, MAKE_TEST, NPM_INSTALL,
+                      add_build_projects, build_commands)
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="real clients run on Linux here")
 
@@ -42,6 +44,8 @@ ROWS = [
     ("git status && git log -3", True, False),
     ("ls -la", False, True),
     ("ls /etc", True, False),                     # asks; not rewritten (see the docstring)
+    # a failing `cargo test`, where the agent user can run cargo (harness.rust_bin())
+    *([(CARGO_TEST, True, True)] if CARGO_TEST in build_commands() else []),
 ]
 COMMANDS = [r[0] for r in ROWS]
 
@@ -55,8 +59,8 @@ def _session(root: Path, hook: bool):
     bin_dir = harness.product_venv()
     if hook:
         run.install_hook(bin_dir)
-    path = f"{pytest_venv()}:{bin_dir}:/usr/local/bin:/usr/bin:/bin"
-    server, prompts = run.run(COMMANDS, env={"PATH": path}, timeout=540)
+    server, prompts = run.run(COMMANDS, env={"PATH": harness.agent_path(pytest_venv())},
+                              timeout=600)
     return run, server, prompts
 
 
@@ -118,7 +122,10 @@ def test_failures_stay_visible_in_the_compacted_output(sessions):
     tests = by_command["python3 -m pytest -q"]
     # the whole project: test_calc.py's failure and test_many.py's three
     assert "test_add" in tests and "4 failed" in tests and "Exit Code: 1" in tests
-    big = by_command[BIG_PYTEST]
-    assert "3 failed" in big and "test_case_5000" in big and "Exit Code: 1" in big
-    assert "Exit Code: 1" in by_command[NPM_INSTALL] and "napi.h" in by_command[NPM_INSTALL]
-    assert "Exit Code: 2" in by_command[MAKE_TEST] and "src/compile.c:41" in by_command[MAKE_TEST]
+    for command in (BIG_PYTEST, NPM_INSTALL, MAKE_TEST, CARGO_TEST):
+        if command not in by_command:
+            continue  # no cargo here
+        facts, code = BUILD_FACTS[command]
+        text = by_command[command]
+        assert f"Exit Code: {code}" in text and all(fact in text for fact in facts), \
+            (command, text[-800:])

@@ -196,15 +196,6 @@ def sessions():
         shutil.rmtree(root, ignore_errors=True)
 
 
-@pytest.fixture
-def agent_tmp():
-    """A directory the agent user can reach (pytest's tmp_path is root's alone)."""
-    root = Path(tempfile.mkdtemp(prefix="ctxcrl-gemini-"))
-    os.chmod(root, 0o755)
-    yield root
-    shutil.rmtree(root, ignore_errors=True)
-
-
 def _outcomes(setup, server, proc):
     responses = server.function_responses()
     assert len(responses) == len(setup.rows), (

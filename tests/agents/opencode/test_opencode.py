@@ -6,85 +6,20 @@ its `tool.execute.before` may only add a deny, and `tool.execute.after` replaces
 model receives with the compacted output. Rules are OpenCode's own `permission.bash` in the
 user's ~/.config/opencode/opencode.json and the project's .opencode/opencode.json. Each
 session runs the whole table, one tool call per scenario (the ask scenario last: OpenCode
-ends a headless run when it auto-rejects a prompt).
+ends a headless run when it auto-rejects a prompt), the build rows included: a failing
+`npm install`, `make test`, the 12,000-test pytest run and (where the agent user can run
+cargo) `cargo test` reach the model compacted, their failures kept. OpenCode gives the model
+no exit code, with or without the plugin. The tests: postexec.PluginTable.
 """
-import shutil
+from postexec import PLUGIN_PROJECT_RULES, PLUGIN_RULES, BuildRows, PluginTable, plugin_client
 
-import pytest
-from harness import PROMPT, RAN, REFUSED
-from postexec import assert_compacted, outcomes_match, plugin_session, plugin_table
-
-RULES = {"bash": {"*": "allow", "git push *": "deny", "rm *": "ask"}}
-PROJECT_RULES = {"permission": {"bash": {"git tag *": "deny"}}}
-
-# (name, command, outcome without the hook, outcome with it)
-SCENARIOS = [
-    ("status", "git status", RAN, RAN),
-    ("failing pytest", "python3 -m pytest -q test_calc.py", RAN, RAN),
-    ("log", "git log", RAN, RAN),
-    ("denied push", "git commit --allow-empty -qm denied-push && git push -q origin HEAD:main",
-     REFUSED, REFUSED),
-    # OpenCode's pattern does not see through the absolute path: the push runs without the
-    # hook; the hook's hardening adds the deny (ARCHITECTURE §5 rule 4)
-    ("absolute-path push",
-     "git commit --allow-empty -qm abs-push && /usr/bin/git push -q origin HEAD:main",
-     RAN, REFUSED),
-    # a deny in the project's own .opencode/opencode.json (merged over the user's file)
-    ("project-denied tag", "git tag v1.0", REFUSED, REFUSED),
-    ("asked rm", "rm -f README.md", PROMPT, PROMPT),
-]
-ADDED_DENIES = {"absolute-path push"}
 ENV = {"OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
        "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
        "OPENCODE_DISABLE_CLAUDE_CODE": "1", "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1"}
 CONFIG = {"$schema": "https://opencode.ai/config.json", "autoupdate": False,
-          "share": "disabled", "permission": RULES}
+          "share": "disabled", "permission": PLUGIN_RULES}
 
 
-@pytest.fixture(scope="module")
-def runs():
-    done = {hooked: plugin_session("opencode", hooked, SCENARIOS,
-                                   ".config/opencode/opencode.json", ".opencode/opencode.json",
-                                   CONFIG, PROJECT_RULES, ENV)
-            for hooked in (False, True)}
-    yield done
-    for run in done.values():
-        shutil.rmtree(run["ws"].root, ignore_errors=True)
-
-
-def table(run) -> dict:
-    return plugin_table(run, SCENARIOS)
-
-
-def test_outcomes_match_the_table_with_and_without_the_hook(runs):
-    without, with_hook = table(runs[False]), table(runs[True])
-    assert without == {name: raw for name, _, raw, _ in SCENARIOS}
-    assert with_hook == {name: hooked for name, _, _, hooked in SCENARIOS}
-    assert outcomes_match(without, with_hook, ADDED_DENIES) == []
-
-
-def test_no_denied_push_lands(runs):
-    hooked = runs[True]["ws"]
-    assert hooked.remote_head() == runs[True]["initial"]
-    raw = runs[False]["ws"]
-    log = __import__("subprocess").run(["git", "--git-dir", str(raw.remote), "log", "--format=%s",
-                                        "main"], capture_output=True, text=True).stdout
-    assert "denied-push" not in log  # OpenCode's own deny held
-    assert "abs-push" in log         # what only the hook's hardening refuses
-
-
-def test_the_asked_and_denied_commands_did_not_run(runs):
-    for hooked in (False, True):
-        ws = runs[hooked]["ws"]
-        assert (ws.project / "README.md").exists()
-        assert not (ws.project / ".git" / "refs" / "tags" / "v1.0").exists()
-
-
-def test_the_command_is_never_changed(runs):
-    """What OpenCode ran is what the model asked for: its own title line for each call."""
-    for text in runs[True]["results"][:3]:
-        assert "cc-filter run" not in text
-
-
-def test_the_model_receives_compacted_output(runs):
-    assert_compacted(runs[False]["results"], runs[True]["results"])
+class TestOpenCode(BuildRows, PluginTable):
+    CLIENT = plugin_client("opencode", ".config/opencode/opencode.json",
+                           ".opencode/opencode.json", CONFIG, PLUGIN_PROJECT_RULES, ENV)
