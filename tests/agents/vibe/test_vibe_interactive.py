@@ -5,17 +5,14 @@ once" … "4. Deny"), with and without the hook. The same dialogs come up for th
 commands; the approved failing pytest reaches the model compacted with the hook (`post_tool`
 fires for an approved command too); the refused `rm` runs in neither session.
 
-Needs `tmux` (Debian package `tmux`); without it the test skips with the reason.
+Driven through harness.Tmux (needs `tmux`; without it the test skips with the reason).
 """
 import json
-import os
-import shlex
 import shutil
-import subprocess
 import time
 
 import pytest
-from harness import Workspace, agent_user, client_env, install_client, run_as_agent
+from harness import Tmux, Workspace, agent_user, client_env, install_client, run_as_agent
 from openai_chat import OpenAIChatServer
 from postexec import fresh_root, prepare_project, product_with_pytest
 from test_vibe import config_toml
@@ -28,13 +25,6 @@ STEPS = [
     ("git status", None),
     ("rm -f README.md", "no"),
 ]
-
-
-def _tmux() -> str:
-    found = shutil.which("tmux")
-    if found is None:
-        pytest.skip("tmux is not installed (apt-get install tmux): Vibe's TUI cannot be driven")
-    return found
 
 
 def session(hooked: bool) -> dict:
@@ -51,48 +41,35 @@ def session(hooked: bool) -> dict:
             assert init.returncode == 0, init.stdout + init.stderr
         environment = ws.env({"TERM": "xterm-256color", **client_env("vibe")})
         environment.pop("NO_COLOR", None)
-        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in environment.items())
-        inner = f"cd {shlex.quote(str(ws.project))} && exec env -i {exports} {shlex.quote(str(exe))}"
-        if os.geteuid() == 0:
-            inner = (f"exec setpriv --reuid={ws.user.uid} --regid={ws.user.gid} "
-                     f"--clear-groups -- sh -c {shlex.quote(inner)}")
-        base = [_tmux(), "-S", str(ws.root / "tmux.sock")]
-        subprocess.run(base + ["new-session", "-d", "-s", "vibe", "-x", "160", "-y", "45",
-                               inner], check=True, env={"PATH": "/usr/bin:/bin",
-                                                       "TERM": "xterm-256color"})
+        term = Tmux(ws, "vibe", width=160, height=45)
+        term.start([exe], environment)
         try:
-            dialogs, screen = _drive(base, server)
+            dialogs = _drive(term, server)
         finally:
-            subprocess.run(base + ["kill-server"], capture_output=True)
+            screen = term.screen()
+            term.stop()
         results = server.tool_results()
     return {"ws": ws, "dialogs": dialogs, "results": results, "screen": screen}
 
 
-def _drive(base, server, timeout: float = 150):
-    def screen() -> str:
-        return subprocess.run(base + ["capture-pane", "-p", "-t", "vibe"], capture_output=True,
-                              text=True).stdout
-
-    def keys(*k):
-        subprocess.run(base + ["send-keys", "-t", "vibe", *k], capture_output=True)
-
+def _drive(term: Tmux, server, timeout: float = 150) -> list:
     end = time.monotonic() + timeout
-    while time.monotonic() < end and "Type /help" not in screen():
+    while time.monotonic() < end and "Type /help" not in term.screen():
         time.sleep(0.3)
     time.sleep(2.0)  # the input box takes keys a moment after it is drawn
-    keys("-l", "run the scripted commands")
+    term.keys("-l", "run the scripted commands")
     time.sleep(0.5)
-    keys("Enter")
+    term.keys("Enter")
     retry = time.monotonic() + 8
     while time.monotonic() < retry and not server.chat_requests():
         time.sleep(0.3)
     if not server.chat_requests():
-        keys("Enter")
+        term.keys("Enter")
     dialogs = []
     answered = set()  # the steps whose dialog was answered: a dialog belongs to the step the
     # model is waiting on (as many tool results as steps before it)
     while time.monotonic() < end:
-        text = screen()
+        text = term.screen()
         step = len(server.tool_results())
         if step >= len(STEPS):
             break
@@ -102,15 +79,14 @@ def _drive(base, server, timeout: float = 150):
             dialogs.append(lines[at + 1].strip(" │"))
             answered.add(step)
             time.sleep(1.0)  # the dialog takes keys a moment after it is drawn
-            keys("Escape" if STEPS[step][1] == "no" else "Enter")
+            term.keys("Escape" if STEPS[step][1] == "no" else "Enter")
             continue
         time.sleep(0.3)
-    return dialogs, screen()
+    return dialogs
 
 
 @pytest.fixture(scope="module")
 def runs():
-    _tmux()
     done = {hooked: session(hooked) for hooked in (False, True)}
     yield done
     for run in done.values():
