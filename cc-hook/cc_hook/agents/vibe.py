@@ -115,6 +115,32 @@ def artifacts(scope: str, root: str, ctx) -> list:
                       "[[hooks]] pre_tool / post_tool")]
 
 
+def project_trust(root: str, user_home: str) -> bool | None:
+    """Vibe's decision on the project folder `root`: the closest of it and its parents listed
+    in `trusted_folders.toml` (`trusted` / `untrusted`, in Vibe's folder); None when none is
+    (Vibe would ask, or honour `--trust` for one run)."""
+    import os
+    import tomllib
+
+    try:
+        with open(os.path.join(vibe_home(user_home), "trusted_folders.toml"), "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    trusted = {p for p in data.get("trusted", ()) if isinstance(p, str)}
+    untrusted = {p for p in data.get("untrusted", ()) if isinstance(p, str)}
+    current = os.path.realpath(root)
+    while True:
+        if current in trusted:
+            return True
+        if current in untrusted:
+            return False
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
 def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
     """The event Vibe sends before running `command` in `cwd` (`cc-hook test`)."""
     return {"session_id": "ctxcrl-test", "parent_session_id": None,
