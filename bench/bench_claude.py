@@ -14,38 +14,23 @@
 """
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 
 from cc_hook.typical import EXPLORE, TYPICAL  # the one list (cc-hook init / verify use it)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-def _env(tmp: str) -> dict:
-    env = dict(os.environ)
-    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"))
-    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "CLAUDE_CONFIG_DIR"):
-        env.pop(var, None)
-    os.makedirs(env["HOME"], exist_ok=True)
-    return env
-
-
 def compacted_count(ctx) -> dict:
-    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-claude-")
-    try:
-        env = _env(tmp)
-        project = os.path.join(tmp, "project")
-        os.makedirs(os.path.join(project, ".git"))
-        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "claude"], env=env,
-                              cwd=project, capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            return {"budget": "claude: typical commands compacted", "ok": False,
-                    "measured": done.stderr.strip()[-200:], "target": "cc-hook init works"}
-        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-claude.sh")
+    with ctx.scratch("claude") as tmp:
+        env = ctx.private_env(tmp, drop=("CLAUDE_CONFIG_DIR",))
+        project, failed = ctx.install_hooks(tmp, env, ["claude"],
+                                            "claude: typical commands compacted")
+        if failed:
+            return failed
+        script = ctx.hook_script(env, "claude")
         rewritten, asked = [], []
         for command in TYPICAL:
             event = json.dumps({"session_id": "b", "cwd": project, "permission_mode": "default",
@@ -69,8 +54,6 @@ def compacted_count(ctx) -> dict:
                     "grep -rn TODO .", "find . -name '*.py'")),
                 "detail": "unasked: " + ", ".join(rewritten) + "; once approved: "
                           + ", ".join(asked) + "; not compacted: " + (", ".join(missed) or "none")}
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def client_call_times() -> dict:
@@ -116,9 +99,7 @@ def rows(ctx) -> list:
     return out
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    from run import Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(Context()):
-        print(row)
+    print_rows(rows)

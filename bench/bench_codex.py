@@ -13,8 +13,8 @@ root, no agent user).
 """
 import json
 import os
-import statistics
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,26 +70,17 @@ def client_row() -> dict:
 
 
 def rows(ctx) -> list:
-    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-codex-")
-    try:
-        env = dict(os.environ)
-        env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"),
-                   CODEX_HOME=os.path.join(tmp, "home", ".codex"))
-        for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "PYTHONDONTWRITEBYTECODE"):
-            env.pop(var, None)
+    with ctx.scratch("codex") as tmp:
+        env = ctx.private_env(tmp, CODEX_HOME=os.path.join(tmp, "home", ".codex"))
         rules = os.path.join(env["CODEX_HOME"], "rules")
         os.makedirs(rules)
         with open(os.path.join(rules, "default.rules"), "w") as f:
             f.write('prefix_rule(pattern=["git", "push"], decision="forbidden")\n'
                     'prefix_rule(pattern=["make", "deploy"], decision="prompt")\n')
-        project = os.path.join(tmp, "project")
-        os.makedirs(os.path.join(project, ".git"))
-        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "codex"], env=env,
-                              cwd=project, capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            return [{"budget": "codex hook: install", "measured": done.stderr.strip()[-200:],
-                     "target": "cc-hook init --agent codex works", "ok": False}]
-        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-codex.sh")
+        project, failed = ctx.install_hooks(tmp, env, ["codex"], "codex hook: install")
+        if failed:
+            return [failed]
+        script = ctx.hook_script(env, "codex")
         event = json.dumps({
             "session_id": "01a2", "turn_id": "01a3", "transcript_path": "/tmp/t.jsonl",
             "cwd": project, "hook_event_name": "PreToolUse", "model": "gpt-5",
@@ -106,19 +97,11 @@ def rows(ctx) -> list:
         except (ValueError, KeyError, TypeError):
             row["ok"] = False
             row["measured"] += f"; unexpected answer {answer[:120]!r}"
-        floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, runs=20)
-        hook_cpu = ctx.cpu_ms(["/bin/sh", "-c", script], event, env, runs=20)
-        return [row, {"budget": "codex hook: CPU time of all its processes (information)",
-                      "measured": f"{hook_cpu:.1f} ms = {hook_cpu / floor_cpu:.2f}× the floor's "
-                                  f"{floor_cpu:.1f} ms CPU", "target": "-", "ok": None},
+        return [row, ctx.cpu_row("codex hook", ["/bin/sh", "-c", script], event, env),
                 client_row()]
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from run import Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(Context()):
-        print(row)
+    print_rows(rows)

@@ -8,10 +8,7 @@ stages in process), so the figure is the one users see. Target: at least 45 per 
 """
 import os
 import re
-import shutil
 import subprocess
-import sys
-import tempfile
 
 AGENTS = ("claude", "codex", "gemini", "opencode", "copilot")
 LINE = re.compile(r"^(.+?): (\d+) of (\d+) typical commands reach the model compacted \((\d+) of "
@@ -19,8 +16,7 @@ LINE = re.compile(r"^(.+?): (\d+) of (\d+) typical commands reach the model comp
 
 
 def rows(ctx) -> list:
-    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-coverage-")
-    try:
+    with ctx.scratch("coverage") as tmp:
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("CTXCRL_", "CLAUDE_", "CODEX_", "GEMINI_", "OPENCODE_"))}
         env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"),
@@ -46,13 +42,9 @@ def rows(ctx) -> list:
                                     "test/build/install/lint)",
                         "target": "≥ 45 of 50 (issue 24)", "ok": int(compacted) >= 45})
         return out
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from run import Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(Context()):
-        print(row)
+    print_rows(rows)

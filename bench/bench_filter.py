@@ -219,12 +219,10 @@ def _rows(ctx, home):
     return out
 
 
-if __name__ == "__main__":  # pragma: no cover - `python bench/bench_filter.py` for a quick look
-    sys.path.insert(0, HERE)
-    import run  # the shared runner's Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(run.Context()):
-        print(row)
+    print_rows(rows)
 
 
 def _regex_rows():

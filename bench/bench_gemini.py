@@ -16,25 +16,16 @@ installed). `python bench/bench_gemini.py` prints the rows alone.
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
-HEAVY = {"json", "re", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",
-         "tempfile", "dataclasses", "typing", "inspect", "enum", "signal", "sqlite3",
-         "tabulate", "importlib.metadata"}
 POLICY = ('[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["git status", "git log"]\n'
           'decision = "allow"\npriority = 100\n\n[[rule]]\ntoolName = "run_shell_command"\n'
           'commandPrefix = "git push"\ndecision = "deny"\npriority = 200\n')
 
 
-def _env(tmp: str) -> dict:
-    env = dict(os.environ)
-    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"),
-               GEMINI_CLI_SYSTEM_SETTINGS_PATH=os.path.join(tmp, "none.json"))
-    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "PYTHONDONTWRITEBYTECODE"):
-        env.pop(var, None)
+def _env(ctx, tmp: str) -> dict:
+    env = ctx.private_env(tmp, GEMINI_CLI_SYSTEM_SETTINGS_PATH=os.path.join(tmp, "none.json"))
     policies = os.path.join(env["HOME"], ".gemini", "policies")
     os.makedirs(policies, exist_ok=True)
     with open(os.path.join(policies, "mine.toml"), "w") as f:
@@ -60,17 +51,12 @@ def as_client(tmp: str, argv: list) -> list:
 
 
 def rows(ctx) -> list:
-    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-gemini-")
-    try:
-        env = _env(tmp)
-        project = os.path.join(tmp, "project")
-        os.makedirs(os.path.join(project, ".git"))
-        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "gemini"], env=env,
-                              cwd=project, capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            return [{"budget": "gemini hook: install", "measured": done.stderr.strip()[-200:],
-                     "target": "cc-hook init works", "ok": False}]
-        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-gemini.sh")
+    with ctx.scratch("gemini") as tmp:
+        env = _env(ctx, tmp)
+        project, failed = ctx.install_hooks(tmp, env, ["gemini"], "gemini hook: install")
+        if failed:
+            return [failed]
+        script = ctx.hook_script(env, "gemini")
         event = _event(project)
         command = as_client(tmp, ["/bin/sh", "-c", script])
         # bytecode written and the policy cache filled once, like a running install has them
@@ -88,17 +74,10 @@ def rows(ctx) -> list:
         out[0]["ok"] = out[0]["ok"] and b"cc-filter run git status" in answer
         if b"cc-filter run" not in answer:
             out[0]["detail"] = f"answer: {answer[:300]!r}"
-        floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, runs=20)
-        hook_cpu = ctx.cpu_ms(command, event, env, cwd=project, runs=20)
-        out.append({"budget": "gemini hook: CPU time of all its processes (information)",
-                    "measured": f"{hook_cpu:.1f} ms = {hook_cpu / floor_cpu:.2f}× the floor's "
-                                f"{floor_cpu:.1f} ms CPU",
-                    "target": "-", "ok": None})
+        out.append(ctx.cpu_row("gemini hook", command, event, env, cwd=project))
         out.extend(_gate_imports(ctx, env, tmp, project, event))
         out.append(client_row())
         return out
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _gate_imports(ctx, env, tmp, project, event) -> list:
@@ -117,16 +96,9 @@ def _gate_imports(ctx, env, tmp, project, event) -> list:
         argv = [ctx.python, "-X", "importtime", ctx.bin("cc-gate"), "--agent", "gemini"]
         done = subprocess.run(as_client(tmp, argv), input=record, capture_output=True,
                               env=env, cwd=project, timeout=60)
-        found = []
-        for line in done.stderr.decode(errors="replace").splitlines():
-            if not line.startswith("import time:") or line.count("|") != 2:
-                continue
-            _, cumulative, name = line[len("import time:"):].split("|")
-            if cumulative.strip().isdigit() and not name.startswith("  ") \
-                    and name.strip() not in baseline:
-                found.append((name.strip(), int(cumulative) / 1000))
+        found = ctx.import_times(done.stderr, baseline)
         modules = [m for m, _ in found]
-        heavy = sorted(m for m in modules if m in HEAVY)
+        heavy = sorted(m for m in modules if m in ctx.HEAVY_IMPORTS)
         verdict = b'"decision": "allow"' in done.stdout
         out.append({"budget": f"gemini gate stage ({label}): imports",
                     "measured": f"{sum(ms for _, ms in found):.1f} ms: "
@@ -157,9 +129,7 @@ def client_row() -> dict:
             "target": "information", "ok": None}
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from run import Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(Context()):
-        print(row)
+    print_rows(rows)

@@ -8,25 +8,15 @@ user's. `python bench/bench_hook.py` prints the rows without the shared runner.
 """
 import json
 import os
-import shutil
 import subprocess
-import sys
-import tempfile
 
-HEAVY = {"json", "re", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",
-         "tempfile", "dataclasses", "typing", "inspect", "enum", "signal", "sqlite3",
-         "tabulate", "importlib.metadata"}
 #: Rewritten with the client's allow (issue 12): `git status` by an allow rule, `git log` as one
 #: of Claude Code's built-in read-only commands (so its tables are loaded too).
 COMMAND = "git status && git log --oneline -n 3"
 
 
-def _env(tmp: str) -> dict:
-    env = dict(os.environ)
-    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"))
-    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "CLAUDE_CONFIG_DIR",
-                "PYTHONDONTWRITEBYTECODE"):
-        env.pop(var, None)
+def _env(ctx, tmp: str) -> dict:
+    env = ctx.private_env(tmp, drop=("CLAUDE_CONFIG_DIR",))
     os.makedirs(os.path.join(env["HOME"], ".claude"), exist_ok=True)
     with open(os.path.join(env["HOME"], ".claude", "settings.json"), "w") as f:
         json.dump({"permissions": {"allow": ["Bash(git status)", "Bash(ls:*)"],
@@ -56,17 +46,12 @@ def _stage_inputs(ctx, env, event: bytes) -> list:
 
 
 def rows(ctx) -> list:
-    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-hook-")
-    try:
-        env = _env(tmp)
-        project = os.path.join(tmp, "project")
-        os.makedirs(os.path.join(project, ".git"))
-        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "claude"], env=env,
-                              cwd=project, capture_output=True, text=True, timeout=120)
-        if done.returncode != 0:
-            return [{"budget": "hook: install", "measured": done.stderr.strip()[-200:],
-                     "target": "cc-hook init works", "ok": False}]
-        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-claude.sh")
+    with ctx.scratch("hook") as tmp:
+        env = _env(ctx, tmp)
+        project, failed = ctx.install_hooks(tmp, env, ["claude"], "hook: install")
+        if failed:
+            return [failed]
+        script = ctx.hook_script(env, "claude")
         event = _event(project)
         # Writes the tools' bytecode once, like an installed package has it.
         answer = subprocess.run(["/bin/sh", "-c", script], input=event, capture_output=True,
@@ -74,31 +59,22 @@ def rows(ctx) -> list:
         hook_ms = ctx.time_cmd(["/bin/sh", "-c", script], runs=30, stdin=event, env=env)
         out = [ctx.ratio_row("hook: one Claude event through the installed script", hook_ms, 4)]
         out[0]["ok"] = out[0]["ok"] and b"updatedInput" in answer
-        floor_cpu = ctx.cpu_ms(ctx.floor_argv, None, env, runs=20)
-        hook_cpu = ctx.cpu_ms(["/bin/sh", "-c", script], event, env, runs=20)
-        out.append({"budget": "hook: CPU time of all its processes (information)",
-                    "measured": f"{hook_cpu:.1f} ms = {hook_cpu / floor_cpu:.2f}× the floor's "
-                                f"{floor_cpu:.1f} ms CPU",
-                    "target": "-", "ok": None})
+        out.append(ctx.cpu_row("hook", ["/bin/sh", "-c", script], event, env))
         baseline = ctx.import_baseline(env)
         for name, argv, stdin in _stage_inputs(ctx, env, event):
             ms = ctx.time_cmd(argv, runs=20, stdin=stdin, env=env)
             found, import_ms = ctx.import_profile(argv, stdin, env, baseline)
             modules = [module for module, _ in found]
-            heavy = sorted(m for m in modules if m in HEAVY)
+            heavy = sorted(m for m in modules if m in ctx.HEAVY_IMPORTS)
             out.append({"budget": f"hook stage {name}: time, imports beyond the interpreter",
                         "measured": f"{ms:.1f} ms = {ms / ctx.floor_ms:.2f}×; imports "
                                     f"{import_ms:.1f} ms: {', '.join(modules) or '-'}",
                         "target": "no heavy import (json, re, docopt, subprocess, …)",
                         "ok": not heavy})
         return out
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from run import Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(Context()):
-        print(row)
+    print_rows(rows)

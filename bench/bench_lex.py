@@ -104,9 +104,7 @@ def rows(ctx) -> list[dict]:
     return out + throughput_rows()
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import run  # the shared runner's Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(run.Context()):
-        print(row)
+    print_rows(rows)

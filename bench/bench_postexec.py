@@ -36,16 +36,6 @@ STATUS = ('On branch main\nChanges not staged for commit:\n'
 TRAILER = "<shellId: 0 completed with exit code 0>"
 
 
-def _env(tmp: str) -> dict:
-    env = dict(os.environ)
-    env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"))
-    for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "XDG_CONFIG_HOME",
-                "PYTHONDONTWRITEBYTECODE"):
-        env.pop(var, None)
-    os.makedirs(env["HOME"], exist_ok=True)
-    return env
-
-
 def _copilot_events(cwd: str):
     args = {"command": "git status", "description": "Status"}
     pre = {"sessionId": "s", "timestamp": 1, "cwd": cwd, "toolName": "bash", "toolArgs": args}
@@ -96,20 +86,13 @@ def _plugin_pipelines(path: str) -> list:
 
 
 def _hook_rows(ctx) -> list:
-    tmp = tempfile.mkdtemp(prefix="ctxcrl-bench-postexec-")
-    try:
-        env = _env(tmp)
-        project = os.path.join(tmp, "project")
-        os.makedirs(os.path.join(project, ".git"))
-        done = subprocess.run([ctx.bin("cc-hook"), "init", "--agent", "copilot", "--agent",
-                               "opencode", "--agent", "kilo", "--agent", "pi", "--agent",
-                               "cline", "--agent", "vibe"], env=env, cwd=project,
-                              capture_output=True,
-                              text=True, timeout=120)
-        if done.returncode != 0:
-            return [{"budget": "post-execution hooks: install", "ok": False,
-                     "measured": done.stderr.strip()[-200:], "target": "cc-hook init works"}]
-        script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-copilot.sh")
+    with ctx.scratch("postexec") as tmp:
+        env = ctx.private_env(tmp, drop=("XDG_CONFIG_HOME",))
+        project, failed = ctx.install_hooks(tmp, env, ["copilot", "opencode", "kilo", "pi", "cline", "vibe"],
+                                            "post-execution hooks: install")
+        if failed:
+            return [failed]
+        script = ctx.hook_script(env, "copilot")
         pre, post = _opencode_events(project)
         plugin = os.path.join(env["HOME"], ".config", "opencode", "plugins", "ctxcrl.ts")
         oc_pre, oc_post = _plugin_pipelines(plugin)
@@ -159,8 +142,6 @@ def _hook_rows(ctx) -> list:
                 row["ok"] = row["ok"] and expect in answer
             out.append(row)
         return out
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def client_added_ms(agent: str, calls: int = 10) -> tuple:
@@ -258,9 +239,7 @@ def rows(ctx) -> list:
     return out
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    from run import Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(Context()):
-        print(row)
+    print_rows(rows)

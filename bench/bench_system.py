@@ -383,9 +383,7 @@ def rows(ctx, parts=PARTS) -> list:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, HERE)
-    import run  # the shared runner's Context
+if __name__ == "__main__":  # the script's folder is sys.path[0]: run.py is importable
+    from run import print_rows
 
-    for row in rows(run.Context(), tuple(sys.argv[1:]) or PARTS):
-        print(row)
+    print_rows(rows, tuple(sys.argv[1:]) or PARTS)

@@ -51,6 +51,12 @@ def real_interpreter() -> str:
 
 
 class Context:
+    #: Modules a hook stage must not import (each costs a noticeable share of the floor).
+    HEAVY_IMPORTS = frozenset({
+        "json", "re", "docopt", "subprocess", "pathlib", "tomllib", "hashlib", "shlex",
+        "tempfile", "dataclasses", "typing", "inspect", "enum", "signal", "sqlite3", "tabulate",
+        "importlib.metadata"})
+
     def __init__(self):
         self.python = sys.executable
         self.floor_python = real_interpreter()
@@ -128,6 +134,67 @@ class Context:
     def line_copy_argv(self) -> list:
         return [self.floor_python, "-I", "-S", "-c", LINE_COPY]
 
+    @staticmethod
+    def scratch(name: str):
+        """A temporary folder for one area's homes and projects, removed afterwards
+        (`with ctx.scratch("hook") as tmp:`)."""
+        import tempfile
+
+        return tempfile.TemporaryDirectory(prefix=f"ctxcrl-bench-{name}-",
+                                           ignore_cleanup_errors=True)
+
+    @staticmethod
+    def hook_script(env: dict, agent: str) -> str:
+        """The hook script `cc-hook init` wrote for `agent` under `env`'s CTXCRL_HOME."""
+        return os.path.join(env["CTXCRL_HOME"], "hooks", f"ctxcrl-hook-{agent}.sh")
+
+    @staticmethod
+    def private_env(tmp: str, drop=(), **values) -> dict:
+        """This environment with HOME (created) and CTXCRL_HOME inside `tmp`, never the user's,
+        `values` set, and contextcrawler's switches, PYTHONDONTWRITEBYTECODE and `drop` unset."""
+        env = dict(os.environ)
+        env.update(HOME=os.path.join(tmp, "home"), CTXCRL_HOME=os.path.join(tmp, "ctxcrl"),
+                   **values)
+        for var in ("CTXCRL_FILTER_BIN", "CTXCRL_DISABLED", "PYTHONDONTWRITEBYTECODE", *drop):
+            env.pop(var, None)
+        os.makedirs(env["HOME"], exist_ok=True)
+        return env
+
+    def install_hooks(self, tmp: str, env: dict, agents, budget: str):
+        """`cc-hook init --agent A …` in a new project `<tmp>/project` (a git folder), under
+        `env`: (project, None), or (project, a failing row named `budget`) when init fails."""
+        project = os.path.join(tmp, "project")
+        os.makedirs(os.path.join(project, ".git"))
+        argv = [self.bin("cc-hook"), "init"] + [f"--agent={agent}" for agent in agents]
+        done = subprocess.run(argv, env=env, cwd=project, capture_output=True, text=True,
+                              timeout=300)
+        if done.returncode == 0:
+            return project, None
+        return project, {"budget": budget, "measured": done.stderr.strip()[-200:],
+                         "target": "cc-hook init works", "ok": False}
+
+    def cpu_row(self, budget: str, argv, stdin: bytes | None, env, cwd=None) -> dict:
+        """For information: the CPU time of all of `argv`'s processes against the floor's."""
+        floor_cpu = self.cpu_ms(self.floor_argv, None, env, runs=20)
+        cpu = self.cpu_ms(argv, stdin, env, cwd=cwd, runs=20)
+        return {"budget": f"{budget}: CPU time of all its processes (information)",
+                "measured": f"{cpu:.1f} ms = {cpu / floor_cpu:.2f}× the floor's "
+                            f"{floor_cpu:.1f} ms CPU", "target": "-", "ok": None}
+
+    @staticmethod
+    def import_times(stderr: bytes, baseline: set) -> list:
+        """[(module, cumulative ms)] of the top-level imports in `python -X importtime`'s
+        stderr beyond `baseline`, in import order."""
+        found = []
+        for line in stderr.decode(errors="replace").splitlines():
+            if not line.startswith("import time:") or line.count("|") != 2:
+                continue
+            _, cumulative, name = line[len("import time:"):].split("|")
+            if cumulative.strip().isdigit() and not name.startswith("  ") \
+                    and name.strip() not in baseline:
+                found.append((name.strip(), int(cumulative) / 1000))
+        return found
+
     def import_baseline(self, env) -> set:
         """The modules `<venv python> -c pass` imports: what every console script pays."""
         done = subprocess.run([self.python, "-X", "importtime", "-c", "pass"],
@@ -140,14 +207,7 @@ class Context:
         Python file) beyond `baseline`, in import order, and their total ms."""
         done = subprocess.run([self.python, "-X", "importtime", *argv], input=stdin,
                               capture_output=True, env=env, cwd=cwd, timeout=60)
-        found = []
-        for line in done.stderr.decode(errors="replace").splitlines():
-            if not line.startswith("import time:") or line.count("|") != 2:
-                continue
-            _, cumulative, name = line[len("import time:"):].split("|")
-            if cumulative.strip().isdigit() and not name.startswith("  ") \
-                    and name.strip() not in baseline:
-                found.append((name.strip(), int(cumulative) / 1000))
+        found = self.import_times(done.stderr, baseline)
         return found, sum(ms for _, ms in found)
 
     def ratio_row(self, budget: str, ms: float, limit: float) -> dict:
@@ -155,6 +215,12 @@ class Context:
         return {"budget": budget,
                 "measured": f"{ms:.1f} ms = {ratio:.2f}× (floor {self.floor_ms:.1f} ms)",
                 "target": f"≤ {limit:g}× floor", "ok": ratio <= limit}
+
+
+def print_rows(rows, *args) -> None:
+    """`python bench/bench_<area>.py`: that area's rows alone, without the shared runner."""
+    for row in rows(Context(), *args):
+        print(row)
 
 
 def log_block() -> bytes:

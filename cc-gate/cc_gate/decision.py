@@ -54,15 +54,17 @@ _GLOB_CHARS = "*?["
 class GateDecision:
     """`decision` is allow|ask|deny; `reason` names the rule (or construct) that decided."""
 
-    __slots__ = ("decision", "reason", "rule", "rewrite_on_ask")
+    __slots__ = ("decision", "reason", "rule", "prompts")
 
-    def __init__(self, decision: str, reason: str, rule=None, rewrite_on_ask: bool = False):
+    def __init__(self, decision: str, reason: str, rule=None, prompts: bool = False):
         self.decision = decision
         self.reason = reason
         self.rule = rule
-        #: "ask", and the agent asks the same about the rewritten command as about the original
-        #: (its own prompt stays, the approved run is filtered): the hook may rewrite it
-        self.rewrite_on_ask = rewrite_on_ask
+        #: "ask", and the user will surely see a prompt for this command, whether the hook
+        #: rewrites it or not (Claude Code: the hook's own ask; Gemini CLI: the client's, as
+        #: about the original): the rewrite is safe because the user approves what runs.
+        #: The record's `"prompts": true` (ARCHITECTURE §3).
+        self.prompts = prompts
 
     def __repr__(self):
         return f"GateDecision({self.decision!r}, {self.reason!r})"
@@ -226,7 +228,7 @@ def _analyse(command: str, depth: int, analysis: _Analysis, prefixes, top: bool)
                               "is never auto-allowed")
             inner.extend(_produced_texts(command[seg.start:seg.end]))  # bash <(echo git push)
     if fed_to_shell or analysis.shell_runs:
-        inner.extend(_stdin_scripts(tokens))
+        inner.extend(hidden.stdin_scripts(tokens))
     if analysis.budget <= 0:
         analysis.flag("too many nested launchers to check: never auto-allowed")
     if depth < _MAX_DEPTH:
@@ -466,21 +468,6 @@ def _exec_commands(argv) -> list:
             i = j
         i += 1
     return found
-
-
-def _stdin_scripts(tokens) -> list:
-    """Scripts a shell on this line may read on stdin: heredoc bodies and `<<<` strings."""
-    scripts = []
-    for pos, tok in enumerate(tokens):
-        if tok.kind == "heredoc":
-            body = tok.text.rstrip("\n")
-            cut = body.rfind("\n")  # the last line is the terminator
-            scripts.append(body[:cut + 1] if cut >= 0 else "")
-        elif tok.kind == "redirect" and tok.text.endswith("<<<"):
-            nxt = tokens[pos + 1] if pos + 1 < len(tokens) else None
-            if nxt is not None and nxt.kind == "word":
-                scripts.append(getattr(nxt, "value", nxt.text))
-    return scripts
 
 
 #: Programs that pass their input on (as far as a script fed on is concerned).

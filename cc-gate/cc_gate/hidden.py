@@ -192,10 +192,10 @@ def _has_stdin(tokens) -> bool:
     return False
 
 
-def _stdin_texts(peeled) -> list:
-    """Heredoc bodies, here-strings and the static output of each pipe's producer."""
+def stdin_scripts(tokens) -> list:
+    """What a shell on this line may read on stdin: heredoc bodies (the terminator line cut
+    off) and `<<<` strings (the word's unquoted value), in order."""
     found = []
-    tokens = peeled.tokens
     for pos, tok in enumerate(tokens):
         if tok.kind == "heredoc":
             body = tok.text.rstrip("\n")
@@ -204,7 +204,13 @@ def _stdin_texts(peeled) -> list:
         elif tok.kind == "redirect" and tok.text.endswith("<<<"):
             nxt = tokens[pos + 1] if pos + 1 < len(tokens) else None
             if nxt is not None and nxt.kind == "word":
-                found.append(getattr(nxt, "value", None) or nxt.text)
+                found.append(nxt.value)
+    return found
+
+
+def _stdin_texts(peeled) -> list:
+    """Heredoc bodies, here-strings and the static output of each pipe's producer."""
+    found = stdin_scripts(peeled.tokens)
     for seg in peeled.segments:
         if seg.separator in ("|", "|&"):
             out = static_output(list(seg.argv or ()))

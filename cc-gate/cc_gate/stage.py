@@ -77,12 +77,9 @@ class Gate:
         verdict = self.judge(rec["command"], rec)
         rec["decision"] = verdict.decision
         rec["reason"] = verdict.reason
-        rec.pop("prompts", None)
-        if getattr(verdict, "prompts", False):  # the agent surely asks (agents.claude.Prompts)
-            rec["prompts"] = True
-        rec.pop("rewrite_on_ask", None)  # only this stage says it
-        if verdict.decision == "ask" and getattr(verdict, "rewrite_on_ask", False):
-            rec["rewrite_on_ask"] = True
+        rec.pop("prompts", None)  # only this stage says it
+        if verdict.decision == "ask" and getattr(verdict, "prompts", False):
+            rec["prompts"] = True  # the user surely sees a prompt for it: a rewrite is safe
         return rec
 
     def answer_bare(self, command: str):

@@ -23,6 +23,20 @@ def command_record(agent: str, event: dict, tool_input: dict, cwd=None, **extra)
     return record
 
 
+def tool_event_record(agent: str, event: dict, shell_tools, event_name: str) -> dict | None:
+    """The record for an event of the shape {"hook_event_name", "tool_name", "tool_input":
+    {"command", …}, "cwd"} (Gemini CLI, Qwen Code); None for another tool, another event (a
+    missing event name counts as `event_name`) or no tool input."""
+    if event.get("tool_name") not in shell_tools:
+        return None
+    if event.get("hook_event_name", event_name) != event_name:
+        return None
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    return command_record(agent, event, tool_input)
+
+
 def event_meta(record: dict) -> dict:
     meta = record.get("event")
     return meta if isinstance(meta, dict) else {}

@@ -19,7 +19,7 @@ import os
 import time
 
 from ctxcrl import home
-from .history import json_lines, parse_ts
+from cc_hook.transcript import json_lines, parse_ts
 from .report import local_iso
 from ctxcrl.spool import estimate_tokens, project_of
 
@@ -38,11 +38,6 @@ QUIET_PROGRAMS = frozenset({
 #: cc-filter's fallback for commands without a filter of their own (head, errors and tail of
 #: any long output): a command only it would take is counted as having no filter.
 FALLBACK_FILTER = "generic"
-
-def claude_projects_dir() -> str:
-    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
-    return os.path.join(base, "projects")
-
 
 # --- reading session logs --------------------------------------------------------------------
 
@@ -80,7 +75,10 @@ def scan_sessions(projects_dir: str, since: float | None = None,
     """Every Bash call (with its result size) in the session logs under `projects_dir`,
     limited to lines at or after `since` and to cwds inside `project` when given."""
     scan = SessionScan()
-    for path in sorted(glob.glob(os.path.join(glob.escape(projects_dir), "*", "*.jsonl"))):
+    from cc_hook.agents import claude
+
+    pattern = os.path.join(glob.escape(projects_dir), claude.TRANSCRIPT_FILES)
+    for path in sorted(glob.glob(pattern)):
         try:
             if since is not None and os.path.getmtime(path) < since:
                 continue
@@ -300,7 +298,9 @@ def build_discover(projects_dir: str | None = None, *, since_days: float = DEFAU
                    all_projects: bool = False, cwd: str | None = None, db=None,
                    config: dict | None = None, now: float | None = None,
                    integrations: Integrations | None = None) -> dict:
-    projects_dir = projects_dir or claude_projects_dir()
+    from cc_hook.agents import claude
+
+    projects_dir = projects_dir or claude.transcript_dir()
     now = time.time() if now is None else now
     since = now - since_days * 86400 if since_days is not None else None
     project = None if all_projects else project_of(cwd or os.getcwd())

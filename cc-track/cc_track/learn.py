@@ -57,7 +57,6 @@ MAX_RULE_CHARS = 120
 ID_FILE = "learn.id"
 _MARK = "<!-- contextcrawler:learn {id} "
 HEADING = "## Shell commands: corrections from past sessions"
-INSTRUCTION_FILES = {"claude": "CLAUDE.md", "codex": "AGENTS.md", "gemini": "GEMINI.md"}
 _NOT_FOUND = ("command not found", "not found", "no such file or directory")
 _NO_TARGET = ("no rule to make target", "no such file or directory", "not found",
               "does not exist", "no such task", "missing script")
@@ -520,13 +519,21 @@ def with_block(text: str, block: str, block_id: str, path: str = "") -> str:
     return text + ("\n" if text.endswith("\n") else "\n\n") + block
 
 
+def instructions_file(agent: str) -> str:
+    """The project's instructions file `agent` reads (its cc-hook module's INSTRUCTIONS_FILE:
+    CLAUDE.md, AGENTS.md, GEMINI.md)."""
+    from cc_hook.agents import load
+
+    return load(agent).INSTRUCTIONS_FILE
+
+
 def planned_writes(root: str, agents, rules: list[dict]) -> list[tuple[str, str | None, str | None]]:
     """[(path, old text, new text or None to delete)] that `write_rules` would make; raises
     BlockEdited (before anything is written) when a block was changed by hand."""
     block_id = install_id()
     plans = []
     for agent in agents:
-        path = os.path.join(root, INSTRUCTION_FILES[agent])
+        path = os.path.join(root, instructions_file(agent))
         old = _read(path)
         if not rules:
             new = without_block(old, block_id, path) if old is not None else None
@@ -552,11 +559,13 @@ def remove_rules(root: str) -> list[str]:
     """Take this install's block out of every instruction file in `root`; a file that held
     nothing else is deleted (it was created by `write_rules`). Raises BlockEdited, changing
     nothing, when a block's lines are not the ones it wrote."""
+    from .history import transcript_agents
+
     block_id = install_id(create=False)
     if block_id is None:
         return []
     plans = []
-    for name in sorted(set(INSTRUCTION_FILES.values())):
+    for name in sorted({m.INSTRUCTIONS_FILE for _agent, m in transcript_agents()}):
         path = os.path.join(root, name)
         old = _read(path)
         if old is None:

@@ -141,7 +141,7 @@ def test_agent_from_the_record_or_the_option(private_home, tmp_path, capsysbinar
     unknown = json.dumps({"agent": "nobody", "cwd": str(tmp_path), "command": "git push"})
     code, out, err = gate([], unknown + "\n" + unknown, capsysbinary)
     assert code == 0 and [json.loads(line)["decision"] for line in out.splitlines()] == ["ask"] * 2
-    assert err.count("unknown agent 'nobody' (one of: claude, codex,") == 1
+    assert err.count("unknown agent 'nobody' (one of: claude, cline, codex,") == 1
     assert gate(["--agent=nobody", "ls"], b"", capsysbinary)[0] == 64
 
 

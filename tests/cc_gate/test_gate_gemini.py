@@ -294,7 +294,7 @@ def test_interactive_default_mode_rewrites_where_the_client_decides_the_same(
     _interactive(client, private_home)
     rewritten = " && ".join("cc-filter run " + part.strip() for part in command.split("&&"))
     verdict = judge(tmp_path, command, rewritten)
-    assert (verdict.decision, verdict.rewrite_on_ask) == (expected, on_ask), verdict.reason
+    assert (verdict.decision, verdict.prompts) == (expected, on_ask), verdict.reason
     assert shlex.split(command)  # a real command line
 
 
@@ -304,7 +304,7 @@ def test_interactive_user_allow_is_left_alone_when_the_rewrite_would_ask(
     where the original runs, so it is not rewritten (runs unasked, unfiltered)."""
     _interactive(client, private_home, rule("allow", 100, 'commandPrefix = "pytest"'))
     verdict = judge(tmp_path, "pytest -q", "cc-filter run pytest -q")
-    assert verdict.decision == ASK and not verdict.rewrite_on_ask
+    assert verdict.decision == ASK and not verdict.prompts
     assert "would ask about the rewritten" in verdict.reason
 
 
@@ -319,7 +319,7 @@ def test_interactive_without_the_installed_rule_nothing_is_rewritten(
         private_home, tmp_path, client):
     client["argv"], client["tty"] = ["node", "/x/bin/gemini"], True
     verdict = judge(tmp_path, "pytest -q", "cc-filter run pytest -q")
-    assert verdict.decision == ASK and not verdict.rewrite_on_ask
+    assert verdict.decision == ASK and not verdict.prompts
 
 
 def test_installed_rule_prefixes_are_the_known_safe_commands():
@@ -364,14 +364,14 @@ def test_interactive_rewrite_never_changes_the_engines_decision(tmp_path_factory
                   "rewritten": rewritten}
         verdict = gemini.decide(command, rules, record, ())
         state = rules.extra["gemini"]
-        if verdict.decision == ALLOW or verdict.rewrite_on_ask:
-            assert verdict.decision != ALLOW or not verdict.rewrite_on_ask
+        if verdict.decision == ALLOW or verdict.prompts:
+            assert verdict.decision != ALLOW or not verdict.prompts
             for mode in policy.MODES:
                 engine = _Engine(state.in_mode(mode), (), str(home))
                 a = engine.check(command, {"command": command})[0]
                 b = engine.check(rewritten, {"command": rewritten})[0]
                 assert a == b and not engine.unsure, (mode, command, rewritten)
-        if verdict.rewrite_on_ask:
+        if verdict.prompts:
             assert verdict.decision == ASK
     finally:
         gemini.process.client_process, gemini.process.is_terminal = saved

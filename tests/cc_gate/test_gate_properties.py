@@ -164,14 +164,14 @@ def test_a_static_spelling_bash_runs_as_git_push_is_denied(oracle, spelling):
 # generated text, startup and prompt variables, each in a few places of a compound.
 
 import bash_oracle  # noqa: E402
+import shell_strategies  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 PUSH_RULES = RuleSet()
 PUSH_RULES.add(DENY, ["Bash(git push:*)"], ("Bash",), "~/.claude/settings.json")
 PUSH_RULES.add(ALLOW, ["Bash"], ("Bash",), "~/.claude/settings.json")
-hidden_places = st.sampled_from(["@", "true; @", "true && @", "( @ )", "{ @; }",
-                                 "if true; then @; fi", "for i in 1; do @; done"])
+hidden_places = shell_strategies.places
 oracle_settings = settings(max_examples=12, deadline=None,
                            suppress_health_check=[HealthCheck.too_slow])
 needs_oracle = pytest.mark.skipif(not bash_oracle.available(), reason="bash or git missing")

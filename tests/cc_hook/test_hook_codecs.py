@@ -310,14 +310,22 @@ ENCODE_CASES = [
     # an interactive session where Gemini asks about the rewritten command as about the
     # original: the rewrite, no decision (the client's own prompt)
     ("gemini", {**record("gemini", decision="ask", input_={"command": CMD}),
-                "rewrite_on_ask": True},
+                "prompts": True},
      {"hookSpecificOutput": {"tool_input": {"command": RW}}}),
-    ("gemini", {**record("gemini", decision="ask"), "rewrite_on_ask": "yes"}, {}),
-    ("gemini", {**record("gemini", decision="deny", reason="r"), "rewrite_on_ask": True},
+    ("gemini", {**record("gemini", decision="ask"), "prompts": "yes"}, {}),
+    ("gemini", {**record("gemini", decision="deny", reason="r"), "prompts": True},
      {"decision": "deny", "reason": "contextcrawler: r"}),
-    ("gemini", {**record("gemini", decision="ask", rewritten=None), "rewrite_on_ask": True},
+    ("gemini", {**record("gemini", decision="ask", rewritten=None), "prompts": True},
      {}),
-    ("claude", {**record("claude", decision="ask"), "rewrite_on_ask": True}, None),
+    ("qwen", {**record("qwen", decision="ask"), "prompts": True}, {}),  # ignores a rewrite
+    # the same mark on a Claude Code record: its hook asks itself, about the rewritten command
+    ("claude", {**record("claude", decision="ask", reason="r", input_={"command": CMD}),
+                "prompts": True},
+     {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                             "permissionDecisionReason": "This command requires approval "
+                             "(contextcrawler: once approved, it runs through cc-filter run, "
+                             "which shortens its output; r)",
+                             "updatedInput": {"command": RW}}}),
     # Qwen Code ignores a changed tool input: only a deny is ever answered, "{}" otherwise
     ("qwen", record("qwen", decision="deny", reason="r"),
      {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",

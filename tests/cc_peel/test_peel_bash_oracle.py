@@ -7,6 +7,7 @@ bash function that logs its first argument, and `idK` is unique in the line; eve
 built so that each command in it runs exactly once. So the ids bash logs must be exactly the
 ids of the segments cc-peel reports: a command cc-peel misses is a command the gate never sees.
 """
+import itertools
 import os
 import shutil
 import subprocess
@@ -17,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cc_peel.peeling import peel
+from shell_strategies import render, trees as shell_trees
 
 BASH = shutil.which("bash")
 pytestmark = pytest.mark.skipif(BASH is None, reason="bash is not installed")
@@ -24,66 +26,25 @@ NAMES = ("c1", "c2", "c3")
 PRELUDE = "".join(f'{n}() {{ printf "%s\\n" "$1" >> "$LOG"; }}\n' for n in NAMES)
 
 
-class Ids:
-    def __init__(self):
-        self.n = 0
+def line_of(tree) -> str:
+    """A generated tree as a command line: each leaf `cN idK [args]`, ids numbered in
+    writing order."""
+    ids = itertools.count(1)
 
-    def next(self) -> str:
-        self.n += 1
-        return f"id{self.n}"
-
-
-def render(tree, ids: Ids) -> str:
-    """Turn a generated tree into a command line (ids numbered in writing order)."""
-    kind = tree[0]
-    if kind == "cmd":
-        _, name, args = tree
-        text = f"{name} {ids.next()}"
+    def command(leaf):
+        _, name, args = leaf
+        text = f"{name} id{next(ids)}"
         for arg in args:
-            text += " " + (f"$( {render(arg, ids)} )" if isinstance(arg, tuple) else arg)
+            text += " " + (f"$( {render(arg, command)} )" if isinstance(arg, tuple) else arg)
         return text
-    if kind == "list":
-        _, op, left, right = tree
-        return f"{render(left, ids)} {op} {render(right, ids)}"
-    if kind == "subshell":
-        return f"( {render(tree[1], ids)} )"  # "((" would be arithmetic
-    if kind == "group":
-        return f"{{ {render(tree[1], ids)}; }}"
-    if kind == "case":
-        return f"case a in a) {render(tree[1], ids)};; esac"
-    if kind == "case-paren":
-        return f"case a in (a) {render(tree[1], ids)};; esac"
-    if kind == "if":
-        return f"if {render(tree[1], ids)}; then {render(tree[2], ids)}; fi"
-    if kind == "for":
-        return f"for v in 1; do {render(tree[1], ids)}; done"
-    if kind == "while":
-        return f"while true; do {render(tree[1], ids)}; break; done"
-    raise AssertionError(kind)
+    return render(tree, command)
 
 
 _word = st.sampled_from(["x", "'a b'", '"q"', "--flag", "-n", "2>&1", "a=b"])
 _cmd = st.builds(lambda name, args: ("cmd", name, args), st.sampled_from(NAMES),
                  st.lists(_word, max_size=2))
-
-
-def _extend(inner):
-    with_subst = st.builds(lambda name, sub: ("cmd", name, [sub]), st.sampled_from(NAMES), inner)
-    return st.one_of(
-        st.builds(lambda op, a, b: ("list", op, a, b), st.sampled_from([";", "&&", "|"]),
-                  inner, inner),
-        st.builds(lambda a: ("subshell", a), inner),
-        st.builds(lambda a: ("group", a), inner),
-        st.builds(lambda a: ("case", a), inner),
-        st.builds(lambda a: ("case-paren", a), inner),
-        st.builds(lambda a, b: ("if", a, b), inner, inner),
-        st.builds(lambda a: ("for", a), inner),
-        st.builds(lambda a: ("while", a), inner),
-        with_subst,
-    )
-
-
-trees = st.recursive(_cmd, _extend, max_leaves=6)
+trees = shell_trees(_cmd, lambda inner: st.builds(lambda name, sub: ("cmd", name, [sub]),
+                                                  st.sampled_from(NAMES), inner))
 
 
 def bash_ran(line: str) -> list:
@@ -110,7 +71,7 @@ def peel_reports(line: str) -> list:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(trees)
 def test_every_command_bash_runs_is_a_segment(tree):
-    line = render(tree, Ids())
+    line = line_of(tree)
     assert peel_reports(line) == bash_ran(line), line
 
 

@@ -11,7 +11,7 @@ from track_records import CC_TRACK
 
 
 def history():
-    return read_history("/nonexistent-claude-dir", CODEX_SESSIONS)
+    return read_history({"claude": "/nonexistent-claude-dir", "codex": CODEX_SESSIONS})
 
 
 def test_codex_calls_exit_codes_and_outputs():

@@ -13,7 +13,7 @@ NOWHERE = "/nonexistent-agent-dir"
 
 
 def history():
-    return read_history(NOWHERE, NOWHERE, gemini_home=GEMINI_HOME)
+    return read_history({"claude": NOWHERE, "codex": NOWHERE, "gemini": GEMINI_HOME})
 
 
 def test_gemini_calls_exit_codes_and_outputs():

@@ -7,7 +7,8 @@ import pytest
 
 from agent_history import CLAUDE_PROJECTS, place
 from cc_track import learn, store
-from cc_track.history import ShellCall, read_history
+from cc_hook.transcript import ShellCall
+from cc_track.history import read_history
 from cc_track.ingest import ingest_spool
 from cc_track.sessions import link_history
 from track_records import CC_TRACK
@@ -16,7 +17,7 @@ NO_CODEX = "/nonexistent-codex-home"
 
 
 def history():
-    return read_history(CLAUDE_PROJECTS, NO_CODEX)
+    return read_history({"claude": CLAUDE_PROJECTS, "codex": NO_CODEX})
 
 
 def test_repeated_mistakes_become_deduplicated_ranked_rules():
@@ -87,7 +88,7 @@ def test_wrong_flag_and_wrong_directory_fixes_in_real_claude_sessions():
     """Claude Code 2.1.197, two sessions (tests/fixtures/agent-history/claude-fixes/)."""
     from agent_history import CLAUDE_FIXES
 
-    data = learn.build_learn(read_history(CLAUDE_FIXES, NO_CODEX))
+    data = learn.build_learn(read_history({"claude": CLAUDE_FIXES, "codex": NO_CODEX}))
     assert {(p["failed"], p["exit_code"], p["fixed"]) for p in data["pairs"]} == {
         ("pytest --colour=no -q --co", 4, "pytest --color=no -q --co"),
         ("make html", 2, "cd docs && make html")}
@@ -224,15 +225,15 @@ def test_learn_links_the_hooks_rewrites_to_spool_records(project, tmp_path):
     root, _env = project
     db = store.connect()
     linked, unlinked, records = link_history(read_history(
-        os.path.join(str(tmp_path), "claude", "projects"), NO_CODEX), db)
+        {"claude": os.path.join(str(tmp_path), "claude", "projects"), "codex": NO_CODEX}), db)
     assert len(records) == 6 and not unlinked
 
 
 def test_the_same_mistake_in_three_agents_is_one_rule():
     from agent_history import CODEX_SESSIONS, GEMINI_HOME
 
-    data = learn.build_learn(read_history(CLAUDE_PROJECTS, CODEX_SESSIONS,
-                                          gemini_home=GEMINI_HOME))
+    data = learn.build_learn(read_history(
+        {"claude": CLAUDE_PROJECTS, "codex": CODEX_SESSIONS, "gemini": GEMINI_HOME}))
     assert data["sessions"] == 4
     top = data["rules"][0]
     assert (top["text"], top["count"], top["sessions"], top["agents"]) == (
@@ -247,8 +248,8 @@ def test_the_same_mistake_in_three_agents_is_one_rule():
 def test_write_goes_to_each_agents_file(tmp_path):
     from agent_history import CODEX_SESSIONS, GEMINI_HOME
 
-    rules = learn.build_learn(read_history(CLAUDE_PROJECTS, CODEX_SESSIONS,
-                                           gemini_home=GEMINI_HOME))["rules"]
+    rules = learn.build_learn(read_history(
+        {"claude": CLAUDE_PROJECTS, "codex": CODEX_SESSIONS, "gemini": GEMINI_HOME}))["rules"]
     agents = sorted({a for r in rules for a in r["agents"]})
     written = learn.write_rules(str(tmp_path), agents, rules)
     assert sorted(os.path.basename(p) for p in written) == ["AGENTS.md", "CLAUDE.md", "GEMINI.md"]

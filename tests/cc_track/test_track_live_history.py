@@ -55,8 +55,9 @@ def test_a_live_claude_session_agrees_with_its_spool(monkeypatch):
                         f"({check.stderr.strip()[-200:]})")
         capture.run_claude(exe, ws, SCRIPT, "Check the repository.")
 
-        history = read_history(str(ws.home / ".claude" / "projects"), str(root / "no-codex"),
-                               gemini_home=str(root / "no-gemini"))
+        history = read_history({"claude": str(ws.home / ".claude" / "projects"),
+                                "codex": str(root / "no-codex"),
+                                "gemini": str(root / "no-gemini")})
         (session,) = history.sessions
         assert [c.command for c in session.calls] == [c for c, _ in SCRIPT]
         monkeypatch.setenv("CTXCRL_HOME", str(root / "ctxcrl"))

@@ -26,7 +26,7 @@ def tracked(tmp_path, ctxcrl_home):
 
 
 def history():
-    return read_history(CLAUDE_PROJECTS, NO_CODEX)
+    return read_history({"claude": CLAUDE_PROJECTS, "codex": NO_CODEX})
 
 
 def test_session_rows_agree_with_the_spool(tracked):
@@ -225,7 +225,7 @@ def test_malformed_history_lines_are_skipped_and_counted(tmp_path):
     src = first.path
     lines = open(src, encoding="utf-8").read().splitlines(keepends=True)
     (projects / "s.jsonl").write_text("not json\n[1]\n" + "".join(lines) + lines[-1][:40])
-    hist = read_history(str(tmp_path / "projects"), NO_CODEX)
+    hist = read_history({"claude": str(tmp_path / "projects"), "codex": NO_CODEX})
     assert hist.malformed == 3 and len(hist.sessions[0].calls) == 13
 
 

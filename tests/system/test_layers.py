@@ -1,5 +1,6 @@
 """The house has floors, and every import points down: the ground (`ctxcrl`) below every tool,
-then cc-lex, cc-peel, and so on up to cc-hook. A module may import its own package or any
+then cc-lex, cc-peel, and so on up to cc-track (which reads what every agent wrote through
+cc-hook's agent modules). A module may import its own package or any
 package on a lower floor, never one on its floor or above (no circles, no arrows back up).
 Imports inside functions count too: a lazy import is still an arrow."""
 import ast
@@ -10,7 +11,7 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 #: package → floor, and the folder that holds it
 FLOORS = {"ctxcrl": 0, "cc_lex": 1, "cc_peel": 2, "cc_gate": 3, "cc_filter": 3, "cc_rewrite": 4,
-          "cc_track": 5, "cc_hook": 6}
+          "cc_hook": 5, "cc_track": 6}
 FOLDERS = {"ctxcrl": "ctxcrl", **{p: p.replace("_", "-") for p in FLOORS if p != "ctxcrl"}}
 
 

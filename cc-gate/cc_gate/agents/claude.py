@@ -430,27 +430,20 @@ def _has_unquoted_glob(text: str) -> bool:
 PROMPT_MODES = ("default", "acceptEdits", "plan")
 
 
-class Prompts(decision.GateDecision):
-    """An ask the client surely shows on the original command (not a mere "not sure"): the
-    hook may then ask for the rewritten command itself, so that the approved run is filtered.
-    cc-gate marks the record `"prompts": true`."""
-
-    __slots__ = ()
-    prompts = True
-
-
 def for_the_answer(command: str, rules: RuleSet, mode: str, verdict, prefixes=()):
     """The verdict, adjusted to what the client does with the hook's answer:
     - plan mode: the client asks about a rewritten command even with the hook's allow (it
       checks the command it finally runs against plan mode's read-only list: 2.1.332), so an
       allow becomes an ask without the mark: no answer, the client runs the original;
-    - an ask that the client surely shows becomes `Prompts`."""
+    - an ask that the client surely shows on the original command (not a mere "not sure") is
+      marked `prompts`: the hook may then ask for the rewritten command itself, so that the
+      approved run is filtered (cc-gate marks the record `"prompts": true`)."""
     if verdict.decision == ALLOW and mode == "plan":
         return decision.GateDecision(ASK, "plan mode: the client would ask about the "
                                           f"rewritten command, so it is left alone ({verdict.reason})",
                                      verdict.rule)
     if verdict.decision == ASK and client_prompts(command, rules, mode, prefixes):
-        return Prompts(ASK, verdict.reason, verdict.rule)
+        return decision.GateDecision(ASK, verdict.reason, verdict.rule, prompts=True)
     return verdict
 
 

@@ -22,7 +22,7 @@ Sources, as the client reads them:
 without asking **and** the rewritten one (the record's `rewritten`: the gate runs after
 cc-rewrite for Gemini) too, in a headless run; in an interactive session (`_interactive`), when
 every approval mode decides the same about both, "allow" for a command that runs unasked and
-"ask" with `rewrite_on_ask` for one the client asks about (its dialog then names the rewritten
+"ask" with `prompts` for one the client asks about (its dialog then names the rewritten
 command); "deny" when the engine refuses the original, a
 peeled spelling meets a deny rule, or the model typed `cc-filter run X` for an X the engine
 would not run by itself (the rule `cc-hook init` installs lets `cc-filter run …` through);
@@ -399,7 +399,7 @@ def _interactive(command, state, record, args, prefixes):
         return decision.GateDecision(ALLOW, f"Gemini's policy: {why}")
     return decision.GateDecision(ASK, f"Gemini asks about the rewritten command as about the "
                                       f"original ({why}): its approved run is filtered",
-                                 rewrite_on_ask=True)
+                                 prompts=True)
 
 
 def _word(verdict: str) -> str:

@@ -9,6 +9,9 @@ imports nothing heavy) and describes where its hook is registered (used by `init
   names agents that have it but no install;
 - `TITLE`: its name for people; `synthetic_event(command, cwd, shape)` (hook agents): the
   event it sends, for `cc-hook test`.
+- only an agent whose session transcripts cc-track reads: `transcript_dir()`,
+  `TRANSCRIPT_FILES` (a glob below it), `read_transcript(path, history)` (into
+  cc_hook.transcript's model) and `INSTRUCTIONS_FILE` (where `cc-track learn` writes).
 
 Which agents there are is cc_gate.agents.REGISTRY (one line per agent).
 """

@@ -28,6 +28,10 @@ from ..record import REASON_PREFIX, command_record, decision_of, deny_reason, ev
 TITLE = "Claude Code"
 NAME = "claude"
 CONFIG_DIR = ".claude"
+#: The project's instructions file it reads (cc-track learn writes its corrections there).
+INSTRUCTIONS_FILE = "CLAUDE.md"
+#: Its transcripts under `transcript_dir()`: one JSON Lines file per session and project.
+TRANSCRIPT_FILES = "*/*.jsonl"
 NO_ANSWER = ""
 SHELL_TOOLS = ("Bash",)
 EVENT_NAME = "PreToolUse"
@@ -171,7 +175,7 @@ def artifacts(scope: str, root: str, ctx) -> list:
     return [
         OwnedFile(os.path.join(note_dir, "CONTEXTCRAWLER.md"), template("CONTEXTCRAWLER.md"),
                   "awareness note"),
-        LineInFile(os.path.join(note_dir, "CLAUDE.md"), "@CONTEXTCRAWLER.md",
+        LineInFile(os.path.join(note_dir, INSTRUCTIONS_FILE), "@CONTEXTCRAWLER.md",
                    "@CONTEXTCRAWLER.md reference"),
         # 2.1.332: skills' shell commands pass PreSkillShellCommand, not PreToolUse (its
         # matcher: the tool name); 2.1.197 ignores the key
@@ -223,3 +227,120 @@ def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
             "permission_mode": "default", "hook_event_name": "PreToolUse",
             "tool_name": "Bash",
             "tool_input": {"command": command, "description": "cc-hook test"}}
+
+
+# -- transcripts (cc-track reads them; cold path: imports inside)
+def transcript_dir() -> str:
+    """`$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`."""
+    import os
+
+    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"),
+                                                                CONFIG_DIR)
+    return os.path.join(base, "projects")
+
+
+def read_transcript(path: str, history):
+    """A session file `projects/<project>/<session>.jsonl`: `assistant` lines with `tool_use`
+    items (`Bash`, `input.command`) and their usage, `user` lines with the `tool_result` (a
+    failure's text starts `Exit code N`), and `attachment` lines with a PreToolUse hook's
+    answer (the rewritten command). One line per content block, each repeating the message's
+    usage: usage is folded by `message.id`."""
+    import os
+    import re
+
+    from ..transcript import Session, ShellCall, json_lines, parse_ts
+
+    exit_code = re.compile(r"\AExit code (\d+)\b")
+    session = Session(NAME, os.path.splitext(os.path.basename(path))[0], path)
+    calls: dict = {}
+    usage: dict = {}
+    for entry in json_lines(path, history):
+        ts = parse_ts(entry.get("timestamp"))
+        session.seen(ts)
+        if isinstance(entry.get("sessionId"), str):
+            session.id = entry["sessionId"]
+        if session.cwd is None and isinstance(entry.get("cwd"), str):
+            session.cwd = entry["cwd"]
+        kind = entry.get("type")
+        if kind == "attachment" and isinstance(entry.get("attachment"), dict):
+            found = _hook_rewrite(entry["attachment"])
+            if found and found[0] in calls:
+                calls[found[0]].rewritten = found[1]
+            continue
+        message = entry.get("message")
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if kind == "assistant":
+            _usage(message, entry, ts, usage, session)
+            for item in content if isinstance(content, list) else ():
+                if (isinstance(item, dict) and item.get("type") == "tool_use"
+                        and item.get("name") in SHELL_TOOLS and isinstance(item.get("id"), str)):
+                    tool_input = item.get("input")
+                    command = tool_input.get("command") if isinstance(tool_input, dict) else None
+                    if isinstance(command, str) and command.strip():
+                        call = calls[item["id"]] = ShellCall(item["id"], command, ts,
+                                                             entry.get("cwd") or session.cwd)
+                        session.calls.append(call)
+        elif kind == "user" and isinstance(content, list):
+            for item in content:
+                if not (isinstance(item, dict) and item.get("type") == "tool_result"):
+                    continue
+                call = calls.get(item.get("tool_use_id"))
+                if call is None:
+                    continue
+                text = _text_of(item.get("content"))
+                result = entry.get("toolUseResult")
+                if not text and isinstance(result, dict):
+                    text = "".join(result.get(k) for k in ("stdout", "stderr")
+                                   if isinstance(result.get(k), str))
+                call.end_ts = ts
+                call.failed = bool(item.get("is_error"))
+                match = exit_code.match(text)
+                # a failure's text starts "Exit code N"; a success records no code: 0
+                call.exit_code = int(match.group(1)) if match else (None if call.failed else 0)
+                call.read(text)
+    session.usage = list(usage.values())
+    return session
+
+
+def _text_of(content) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(item["text"] for item in content
+                       if isinstance(item, dict) and isinstance(item.get("text"), str))
+    return ""
+
+
+def _hook_rewrite(attachment: dict) -> tuple | None:
+    """(tool_use id, rewritten command) from a PreToolUse hook's recorded answer."""
+    import json
+
+    if attachment.get("type") != "hook_success" or attachment.get("hookEvent") != EVENT_NAME:
+        return None
+    try:
+        answer = json.loads(attachment.get("stdout") or "")
+        command = answer["hookSpecificOutput"]["updatedInput"]["command"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if isinstance(command, str) and isinstance(attachment.get("toolUseID"), str):
+        return attachment["toolUseID"], command
+    return None
+
+
+def _usage(message, entry, ts, usage: dict, session) -> None:
+    from ..transcript import Usage, count
+
+    counts = message.get("usage")
+    model = message.get("model")
+    if not isinstance(counts, dict) or not isinstance(model, str) or model == "<synthetic>":
+        return
+    key = message.get("id") or entry.get("requestId") or entry.get("uuid")
+    if key in usage:
+        return  # the same API message, another of its content blocks
+    usage[key] = Usage(key, ts, model, count(counts.get("input_tokens")),
+                       count(counts.get("output_tokens")),
+                       count(counts.get("cache_read_input_tokens")),
+                       count(counts.get("cache_creation_input_tokens")))
+    session.used(model)

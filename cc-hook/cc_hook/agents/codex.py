@@ -28,6 +28,10 @@ from .claude import decode_claude_shape, encode_claude_shape
 TITLE = "Codex CLI"
 NAME = "codex"
 CONFIG_DIR = ".codex"
+#: The project's instructions file it reads (cc-track learn writes its corrections there).
+INSTRUCTIONS_FILE = "AGENTS.md"
+#: Its transcripts under `transcript_dir()`: `YYYY/MM/DD/rollout-*.jsonl`.
+TRANSCRIPT_FILES = "**/rollout-*.jsonl"
 NO_ANSWER = ""
 SHELL_TOOLS = ("Bash", "shell", "local_shell")
 EVENT = "PreToolUse"
@@ -175,6 +179,141 @@ def note_path(scope: str, root: str, user_home: str) -> str | None:
     import os
 
     if scope == "global":
-        base = os.environ.get("CODEX_HOME") or os.path.join(user_home, ".codex")
-        return os.path.join(base, "AGENTS.md")
-    return os.path.join(root, "AGENTS.md")
+        base = os.environ.get("CODEX_HOME") or os.path.join(user_home, CONFIG_DIR)
+        return os.path.join(base, INSTRUCTIONS_FILE)
+    return os.path.join(root, INSTRUCTIONS_FILE)
+
+
+# -- transcripts (cc-track reads them; cold path: imports inside)
+def transcript_dir() -> str:
+    """`$CODEX_HOME/sessions`, else `~/.codex/sessions`."""
+    import os
+
+    return os.path.join(os.environ.get("CODEX_HOME")
+                        or os.path.join(os.path.expanduser("~"), CONFIG_DIR), "sessions")
+
+
+def read_transcript(path: str, history):
+    """A Codex rollout: `session_meta` (id, cwd), `turn_context` (model), `response_item`
+    function calls (`exec_command {"cmd"}`, older `shell {"command": [argv]}`) and their
+    `function_call_output`, `event_msg item_completed` CommandExecution items (exit code),
+    and `token_usage_record` per response (or, in older rollouts, `event_msg token_count`)."""
+    import os
+
+    from ..transcript import Session, ShellCall, json_lines, parse_ts
+
+    session = Session(NAME, os.path.splitext(os.path.basename(path))[0], path)
+    calls: dict = {}
+    model = None
+    records: dict = {}
+    counts: list = []
+    last_total = None
+    for entry in json_lines(path, history):
+        ts = parse_ts(entry.get("timestamp"))
+        session.seen(ts)
+        payload = entry.get("payload") if isinstance(entry.get("payload"), dict) else {}
+        kind, ptype = entry.get("type"), payload.get("type")
+        if kind == "session_meta":
+            session.id = payload.get("id") or session.id
+            session.cwd = payload.get("cwd") or session.cwd
+        elif kind == "turn_context":
+            model = payload.get("model") or model
+            session.cwd = session.cwd or payload.get("cwd")
+        elif kind == "response_item" and ptype in ("function_call", "local_shell_call",
+                                                   "custom_tool_call"):
+            command = _call_command(payload.get("arguments") or payload.get("action")
+                                    or payload.get("input"))
+            call_id = payload.get("call_id") or payload.get("id")
+            if command and isinstance(call_id, str):
+                call = calls[call_id] = ShellCall(call_id, command, ts, session.cwd)
+                session.calls.append(call)
+        elif kind == "response_item" and ptype in ("function_call_output",
+                                                   "custom_tool_call_output"):
+            call = calls.get(payload.get("call_id"))
+            if call is None:
+                continue
+            text, code = _call_output(payload.get("output"))
+            call.end_ts = ts
+            if call.exit_code is None:
+                call.exit_code = code
+            call.failed = call.exit_code is not None and call.exit_code != 0
+            call.read(text)
+        elif kind == "event_msg" and ptype == "item_completed":
+            item = payload.get("item") if isinstance(payload.get("item"), dict) else {}
+            call = calls.get(item.get("id"))
+            if call is not None and item.get("type") == "CommandExecution" \
+                    and isinstance(item.get("exit_code"), int):
+                call.exit_code = item["exit_code"]
+                call.failed = call.exit_code != 0
+        elif kind == "token_usage_record" and isinstance(payload.get("usage"), dict):
+            key = payload.get("response_id") or f"{session.id}:{len(records)}"
+            records[key] = _usage(key, ts, model, payload["usage"])
+        elif kind == "event_msg" and ptype == "token_count":
+            info = payload.get("info") if isinstance(payload.get("info"), dict) else {}
+            last, total = info.get("last_token_usage"), info.get("total_token_usage")
+            if isinstance(last, dict) and total != last_total:
+                last_total = total
+                counts.append(_usage(f"{session.id}:{len(counts)}", ts, model, last))
+    session.usage = list(records.values()) or counts
+    for usage in session.usage:
+        session.used(usage.model)
+    return session
+
+
+def _call_command(arguments) -> str | None:
+    """The shell command of a Codex function call (`shell`: argv list, `exec_command`: cmd)."""
+    import json
+
+    try:
+        args = json.loads(arguments) if isinstance(arguments, str) else arguments
+    except ValueError:
+        return None
+    if not isinstance(args, dict):
+        return None
+    command = args.get("command", args.get("cmd"))
+    if isinstance(command, list) and all(isinstance(w, str) for w in command):
+        if len(command) >= 3 and command[0] in ("bash", "sh", "zsh", "/bin/bash", "/bin/sh") \
+                and command[1] in ("-c", "-lc"):
+            return command[2]
+        import shlex
+        return shlex.join(command)
+    return command if isinstance(command, str) and command.strip() else None
+
+
+def _usage(key, ts, model, counts: dict):
+    """OpenAI counts cached input inside input_tokens: the uncached rest is input."""
+    from ..transcript import Usage, count
+
+    cached = count(counts.get("cached_input_tokens"))
+    written = count(counts.get("cache_write_input_tokens"))
+    return Usage(key, ts, model or "unknown",
+                 max(count(counts.get("input_tokens")) - cached - written, 0),
+                 count(counts.get("output_tokens")), cached, written)
+
+
+def _call_output(output) -> tuple[str, int | None]:
+    """(text, exit code) of a Codex tool output: a JSON string {"output", "metadata":
+    {"exit_code"}} or plain text with an exit code line."""
+    import json
+    import re
+
+    if isinstance(output, str):
+        try:
+            data = json.loads(output)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            text = data.get("output") if isinstance(data.get("output"), str) else output
+            meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+            code = meta.get("exit_code")
+            if isinstance(code, int):
+                return text, code
+            output = text
+        match = re.search(r"(?:Exit code|exit_code|Process exited with code):?\s*(-?\d+)",
+                          output)
+        # exec_command: "Chunk ID: …\nWall time: …\nProcess exited with code N\n…\nOutput:\n…"
+        head, sep, body = output.partition("\nOutput:\n")
+        return (body if sep else output), int(match.group(1)) if match else None
+    if isinstance(output, dict):
+        return _call_output(json.dumps(output))
+    return "", None

@@ -9,7 +9,7 @@ Gemini's own decision words: only "deny" / "block" refuse (the reason reaches th
 hook leaves, after the hook. Answers:
 - gate allow, rewritten → {"decision": "allow", "hookSpecificOutput": {"tool_input":
   {<tool_input>, "command": R}}} (cc-gate allowed it only after judging R with Gemini's rules);
-- gate ask with "rewrite_on_ask" (an interactive session where Gemini asks about the
+- gate ask with "prompts" (an interactive session where Gemini asks about the
   rewritten command exactly as about the original) → {"hookSpecificOutput": {"tool_input":
   {…, "command": R}}} with no decision: the client's own prompt shows R, and the approved
   run is filtered;
@@ -19,11 +19,16 @@ hook leaves, after the hook. Answers:
   (cc_hook.hook_script.FAIL_CLOSED_AGENTS), which the rule installed for rewritten commands
   would otherwise let through unchecked.
 """
-from ..record import command_record, decision_of, deny_reason, rewritten_of, updated_input
+from ..record import decision_of, deny_reason, rewritten_of, tool_event_record, updated_input
 
 TITLE = "Gemini CLI"
 NAME = "gemini"
 CONFIG_DIR = ".gemini"
+#: The project's instructions file it reads (cc-track learn writes its corrections there).
+INSTRUCTIONS_FILE = "GEMINI.md"
+#: Its transcripts under `transcript_dir()`: `tmp/<project>/chats/session-*.jsonl` (the
+#: project's path in `tmp/<project>/.project_root`).
+TRANSCRIPT_FILES = "tmp/*/chats/session-*.jsonl"
 NO_ANSWER = "{}"
 NO_RECORD = ""
 """What encode prints when no record reached it (a stage failed): nothing, so the hook script
@@ -34,14 +39,7 @@ POLICY_FILE = "ctxcrl.toml"
 
 
 def decode(event: dict) -> dict | None:
-    if event.get("tool_name") not in SHELL_TOOLS:
-        return None
-    if event.get("hook_event_name", EVENT_NAME) != EVENT_NAME:
-        return None
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict):
-        return None
-    return command_record(NAME, event, tool_input)
+    return tool_event_record(NAME, event, SHELL_TOOLS, EVENT_NAME)
 
 
 def encode(record: dict) -> dict | None:
@@ -51,7 +49,7 @@ def encode(record: dict) -> dict | None:
     rewritten = rewritten_of(record)
     if rewritten is None:
         return None
-    if decision == "ask" and record.get("rewrite_on_ask") is True:
+    if decision == "ask" and record.get("prompts") is True:
         # no decision: the Policy Engine asks about the rewritten command, as it would about
         # the original (cc-gate checked that in every approval mode)
         return {"hookSpecificOutput": {"tool_input": updated_input(record, rewritten)}}
@@ -102,5 +100,103 @@ def note_path(scope: str, root: str, user_home: str) -> str | None:
     or in the project."""
     import os
 
-    base = os.path.join(user_home, ".gemini") if scope == "global" else root
-    return os.path.join(base, "GEMINI.md")
+    base = os.path.join(user_home, CONFIG_DIR) if scope == "global" else root
+    return os.path.join(base, INSTRUCTIONS_FILE)
+
+
+# -- transcripts (cc-track reads them; cold path: imports inside)
+def transcript_dir() -> str:
+    """Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini` (the client's own override of its home
+    directory), else `~/.gemini`."""
+    import os
+
+    return os.path.join(os.environ.get("GEMINI_CLI_HOME") or os.path.expanduser("~"),
+                        CONFIG_DIR)
+
+
+def read_transcript(path: str, history):
+    """A Gemini CLI chat (JSON lines): a header `{sessionId, startTime, …}`, `{"$set": …}`
+    patches, and message records `{id, timestamp, type: "user" | "gemini", tokens: {input,
+    output, cached, thoughts, tool}, model, toolCalls: [{id, name: "run_shell_command",
+    args: {command}, result, timestamp}]}`; a message is written again when its tool calls
+    complete, so records are folded by id (the last one wins)."""
+    import os
+    import re
+
+    from ..transcript import Session, ShellCall, Usage, count, json_lines, parse_ts
+
+    session = Session(NAME, os.path.splitext(os.path.basename(path))[0], path)
+    session.cwd = _project_root(path)
+    messages: dict = {}
+    for entry in json_lines(path, history):
+        if isinstance(entry.get("sessionId"), str):
+            session.id = entry["sessionId"]
+            session.seen(parse_ts(entry.get("startTime")))
+            continue
+        if entry.get("type") in ("user", "gemini") and isinstance(entry.get("id"), str):
+            messages[entry["id"]] = entry
+    for entry in messages.values():
+        ts = parse_ts(entry.get("timestamp"))
+        session.seen(ts)
+        if entry.get("type") != "gemini":
+            continue
+        tokens = entry.get("tokens")
+        model = entry.get("model") if isinstance(entry.get("model"), str) else "unknown"
+        if isinstance(tokens, dict):
+            cached = count(tokens.get("cached"))
+            usage = Usage(entry["id"], ts, model,
+                          max(count(tokens.get("input")) - cached, 0) + count(tokens.get("tool")),
+                          count(tokens.get("output")) + count(tokens.get("thoughts")), cached, 0)
+            session.usage.append(usage)
+            session.used(model)
+        for tool in entry.get("toolCalls") or ():
+            if not (isinstance(tool, dict) and tool.get("name") in SHELL_TOOLS):
+                continue
+            args = tool.get("args") if isinstance(tool.get("args"), dict) else {}
+            command = args.get("command")
+            if not (isinstance(command, str) and command.strip()):
+                continue
+            call = ShellCall(str(tool.get("id")), command, ts, args.get("dir_path")
+                             and os.path.join(session.cwd or "", args["dir_path"])
+                             or session.cwd)
+            call.end_ts = parse_ts(tool.get("timestamp")) or ts
+            session.seen(call.end_ts)
+            text = _tool_output(tool.get("result"))
+            match = re.search(r"^Exit Code: (-?\d+)$", text, re.M)
+            call.exit_code = int(match.group(1)) if match else (
+                1 if tool.get("status") == "error" else 0)
+            call.failed = call.exit_code != 0
+            text = text.replace("<untrusted_context>\n", "").replace("</untrusted_context>", "")
+            if text.startswith("Output: "):
+                text = text[len("Output: "):]
+            text = re.sub(r"\n(Exit Code: -?\d+|Process Group PGID: \d+)(?=\n|$)", "", text)
+            call.read(text)
+            session.calls.append(call)
+    session.calls.sort(key=lambda c: (c.ts or 0))
+    return session
+
+
+def _project_root(path: str) -> str | None:
+    """`tmp/<project>/chats/x.jsonl` → the path in `tmp/<project>/.project_root`."""
+    import os
+
+    marker = os.path.join(os.path.dirname(os.path.dirname(path)), ".project_root")
+    try:
+        with open(marker, encoding="utf-8") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def _tool_output(result) -> str:
+    """The text of a run_shell_command result: `{"functionResponse": {"response": {"output":
+    "<untrusted_context>\nOutput: …\nExit Code: N\nProcess Group PGID: …"}}}`."""
+    texts = []
+    for part in result if isinstance(result, list) else ():
+        response = ((part or {}).get("functionResponse") or {}).get("response") \
+            if isinstance(part, dict) else None
+        if isinstance(response, dict):
+            out = response.get("output", response.get("error"))
+            if isinstance(out, str):
+                texts.append(out)
+    return "\n".join(texts)

@@ -13,7 +13,7 @@ append `additionalContext` to the output, never replace it. So this hook only ev
 gate's deny: Qwen's own rules on every peeled spelling, and `[gate]`); every other call gets
 `{}` and runs as it would without contextcrawler, its output unfiltered.
 """
-from ..record import decision_of, command_record
+from ..record import decision_of, tool_event_record
 from .claude import encode_claude_shape
 
 TITLE = "Qwen Code"
@@ -25,14 +25,7 @@ EVENT_NAME = "PreToolUse"
 
 
 def decode(event: dict) -> dict | None:
-    if event.get("tool_name") not in SHELL_TOOLS:
-        return None
-    if event.get("hook_event_name", EVENT_NAME) != EVENT_NAME:
-        return None
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict):
-        return None
-    return command_record(NAME, event, tool_input)
+    return tool_event_record(NAME, event, SHELL_TOOLS, EVENT_NAME)
 
 
 def encode(record: dict) -> dict | None:
