@@ -1,7 +1,8 @@
 """Result events → result records (decode), and the filter cc-rewrite's rules choose.
 
-The events are the shapes OpenCode 1.18.33 (`tool.execute.after`, as the plugin forwards it)
-and Copilot CLI 1.0.102 (`postToolUse`) sent in tests/agents, with short outputs."""
+The events are the shapes OpenCode 1.18.33 (`tool.execute.after`, as the plugin forwards it),
+Copilot CLI 1.0.102 (`postToolUse`) and Mistral Vibe 3.0.2 (`post_tool`) sent in tests/agents,
+with short outputs."""
 import json
 
 import pytest

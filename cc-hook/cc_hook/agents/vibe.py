@@ -127,8 +127,11 @@ def project_trust(root: str, user_home: str) -> bool | None:
             data = tomllib.load(f)
     except (OSError, tomllib.TOMLDecodeError):
         return None
-    trusted = {p for p in data.get("trusted", ()) if isinstance(p, str)}
-    untrusted = {p for p in data.get("untrusted", ()) if isinstance(p, str)}
+    def paths(key: str) -> set:
+        listed = data.get(key)
+        return {p for p in listed if isinstance(p, str)} if isinstance(listed, list) else set()
+
+    trusted, untrusted = paths("trusted"), paths("untrusted")
     current = os.path.realpath(root)
     while True:
         if current in trusted:
