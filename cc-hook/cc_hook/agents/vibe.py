@@ -70,13 +70,14 @@ def encode(record: dict) -> dict | None:
         text = record.get("filtered")
         if not isinstance(text, str):
             return None
-        import json
+        from ctxcrl.jsoncodec import dumps  # not `json`: it imports `re`
 
-        result = {"command": record.get("command"), "returncode": meta.get("returncode"),
-                  "output": text, "timed_out": False,
-                  "was_truncated": meta.get("truncated") is True}
-        return {"decision": "deny",
-                "reason": json.dumps(result, ensure_ascii=False, separators=(",", ":"))}
+        fields = (("command", record.get("command")), ("returncode", meta.get("returncode")),
+                  ("output", text), ("timed_out", False),
+                  ("was_truncated", meta.get("truncated") is True))
+        # compact, as Vibe writes its own result
+        result = ",".join(f'"{key}":{dumps(value, ensure_ascii=False)}' for key, value in fields)
+        return {"decision": "deny", "reason": "{" + result + "}"}
     if decision_of(record) != "deny":
         return None  # the command is never changed: Vibe decides on it as it is
     return {"decision": "deny", "reason": deny_reason(record)}
