@@ -260,8 +260,23 @@ def check_cline(install: dict, finding, user_home: str, cwd: str) -> None:
                          f"{_short(path)}")
 
 
+def check_vibe(install: dict, finding, user_home: str, cwd: str) -> None:
+    """Vibe loads a project's .vibe/hooks.toml only in a folder it trusts."""
+    if install.get("scope") != "project" or not isinstance(install.get("root"), str):
+        return
+    from .agents.vibe import project_trust
+
+    root = install["root"]
+    trust = project_trust(root, user_home)
+    if trust is not True:
+        state = "marks it untrusted" if trust is False else "has not trusted it yet"
+        finding.warn(f"Mistral Vibe {state}: it loads {_short(os.path.join(root, '.vibe'))}"
+                     "/hooks.toml only in a trusted folder; fix: trust the folder when Vibe "
+                     "asks (or start it there with --trust)")
+
+
 CHECKS = {"claude": check_claude, "gemini": check_gemini, "codex": check_codex,
-          "cline": check_cline}
+          "cline": check_cline, "vibe": check_vibe}
 
 
 def check(install: dict, finding, user_home: str, cwd: str | None = None) -> None:

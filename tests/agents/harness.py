@@ -135,7 +135,8 @@ def _install_once(name: str, what: str, prefix: Path, exe: Path, install,
         shutil.rmtree(target, ignore_errors=True)
         tail = ((failed.stderr or failed.stdout) if failed is not None
                 else f"no {exe} after the install").strip().splitlines()[-3:]
-        pytest.skip(f"{name}: cannot install {what}: " + " | ".join(tail))
+        short = (line if len(line) <= 300 else line[:300] + " …" for line in tail)
+        pytest.skip(f"{name}: cannot install {what}: " + " | ".join(short))
     _writable_tree(target)
     if not relocatable:
         done.write_text("")

@@ -1,10 +1,12 @@
 """Result events → result records (decode), and the filter cc-rewrite's rules choose.
 
-The events are the shapes OpenCode 1.18.33 (`tool.execute.after`, as the plugin forwards it)
-and Copilot CLI 1.0.102 (`postToolUse`) sent in tests/agents, with short outputs."""
+The events are the shapes OpenCode 1.18.33 (`tool.execute.after`, as the plugin forwards it),
+Copilot CLI 1.0.102 (`postToolUse`) and Mistral Vibe 3.0.2 (`post_tool`) sent in tests/agents,
+with short outputs."""
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cc_hook import stage
 from cc_hook.agents.copilot import saved_output_path, split_trailer
@@ -299,3 +301,23 @@ def test_vibe_result_record_keeps_the_exit_code_and_both_streams():
 
 def test_vibe_result_without_a_filter_keeps_vibes_output():
     assert decoded("vibe", vibe_post("echo hi", "hi\n")) is None
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["git status", "python3 -m pytest -q", "git log", "echo hi"]), TEXT, TEXT,
+       st.integers(-9, 255), st.booleans(), TEXT)
+def test_vibe_answer_always_keeps_the_command_and_its_exit_code(command, stdout, stderr, code,
+                                                                 truncated, filtered):
+    rec = decoded("vibe", vibe_post(command, stdout, stderr, code, truncated))
+    if rec is None:
+        return  # no filter for it: Vibe keeps its own result
+    assert rec["exit_code"] == code and stdout in rec["output"] and stderr in rec["output"]
+    rec["filtered"] = filtered
+    answer = json.loads(stage.encode("vibe", json.dumps(rec) + "\n"))
+    assert answer["decision"] == "deny"  # Vibe's word for "replace the result"
+    shown = json.loads(answer["reason"])
+    assert shown == {"command": command, "returncode": code, "output": filtered,
+                     "timed_out": False, "was_truncated": truncated}

@@ -193,3 +193,23 @@ def test_init_warns_when_its_home_would_trust_nothing(fake_home, managed, monkey
     report = Captured()
     assert install.init(["claude"], "global", True, report=report) == 0
     assert "lies inside the project" in report.text and "will use no config.toml" in report.text
+
+
+@pytest.mark.parametrize("trust, verdict", [
+    (None, "WARN"), ('trusted = ["{project}"]', "PASS"), ('trusted = ["{home}"]', "PASS"),
+    ('untrusted = ["{project}"]', "WARN"),
+    ('trusted = ["{home}"]\nuntrusted = ["{project}"]', "WARN"),  # the closest decision wins
+])
+def test_vibe_project_install_needs_a_trusted_folder(fake_home, monkeypatch, trust, verdict):
+    home, _, project = fake_home
+    monkeypatch.delenv("VIBE_HOME", raising=False)
+    report = Captured()
+    assert install.init(["vibe"], "project", False, report=report) == 0, report.text
+    if trust is not None:
+        (home / ".vibe").mkdir(exist_ok=True)
+        (home / ".vibe" / "trusted_folders.toml").write_text(
+            trust.format(project=project, home=home.parent) + "\n")
+    code, text = _verify()
+    assert code == 0 and text.startswith(f"{verdict}  vibe (project"), text
+    if verdict == "WARN":
+        assert "--trust" in text and "hooks.toml" in text

@@ -70,13 +70,14 @@ def encode(record: dict) -> dict | None:
         text = record.get("filtered")
         if not isinstance(text, str):
             return None
-        import json
+        from ctxcrl.jsoncodec import dumps  # not `json`: it imports `re`
 
-        result = {"command": record.get("command"), "returncode": meta.get("returncode"),
-                  "output": text, "timed_out": False,
-                  "was_truncated": meta.get("truncated") is True}
-        return {"decision": "deny",
-                "reason": json.dumps(result, ensure_ascii=False, separators=(",", ":"))}
+        fields = (("command", record.get("command")), ("returncode", meta.get("returncode")),
+                  ("output", text), ("timed_out", False),
+                  ("was_truncated", meta.get("truncated") is True))
+        # compact, as Vibe writes its own result
+        result = ",".join(f'"{key}":{dumps(value, ensure_ascii=False)}' for key, value in fields)
+        return {"decision": "deny", "reason": "{" + result + "}"}
     if decision_of(record) != "deny":
         return None  # the command is never changed: Vibe decides on it as it is
     return {"decision": "deny", "reason": deny_reason(record)}
@@ -113,6 +114,35 @@ def artifacts(scope: str, root: str, ctx) -> list:
     folder = vibe_home(ctx.user_home) if scope == "global" else os.path.join(root, CONFIG_DIR)
     return [TomlBlock(os.path.join(folder, "hooks.toml"), hooks_toml(ctx.hook_command),
                       "[[hooks]] pre_tool / post_tool")]
+
+
+def project_trust(root: str, user_home: str) -> bool | None:
+    """Vibe's decision on the project folder `root`: the closest of it and its parents listed
+    in `trusted_folders.toml` (`trusted` / `untrusted`, in Vibe's folder); None when none is
+    (Vibe would ask, or honour `--trust` for one run)."""
+    import os
+    import tomllib
+
+    try:
+        with open(os.path.join(vibe_home(user_home), "trusted_folders.toml"), "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    def paths(key: str) -> set:
+        listed = data.get(key)
+        return {p for p in listed if isinstance(p, str)} if isinstance(listed, list) else set()
+
+    trusted, untrusted = paths("trusted"), paths("untrusted")
+    current = os.path.realpath(root)
+    while True:
+        if current in trusted:
+            return True
+        if current in untrusted:
+            return False
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
