@@ -66,7 +66,7 @@ fixture-tools:
     mkdir -p "$tools/node" "$tools/ts5"
     npm install --prefix "$tools/node" --no-fund --no-audit --loglevel=error jest@30.5.2 \
         vitest@3.2.7 vite@7.3.8 mocha@12.0.3 typescript@7.0.2 eslint@10.15.0 @eslint/js@10.0.1 \
-        prettier@3.10.1 pnpm@12.21.0 yarn@1.22.22
+        prettier@3.10.1 pnpm@12.21.0 yarn@1.22.22 @vitest/coverage-v8@3.2.7 bun@1.4.5
     npm install --prefix "$tools/ts5" --no-fund --no-audit --loglevel=error typescript@5.9.3
     test -x "$tools/cov/bin/python" || python3 -m venv "$tools/cov"
     "$tools/cov/bin/python" -m pip install -q pytest==9.2.0 pytest-cov==7.1.0

@@ -1,5 +1,6 @@
 """cc-filter budgets (ARCHITECTURE §9, issue 3): `run true` vs the floor, the modules on that path,
-100 MB through `cc-filter <name>` and `cc-filter run cat`, peak memory, savings per filter.
+100 MB through `cc-filter <name>` and `cc-filter run cat`, peak memory, savings and facts kept
+per filter on its success and its failure fixtures apart.
 
 Runs with a private CTXCRL_HOME (a temp dir): the spool, tee and filter index of the user
 are never touched. The 100 MB log is generated once into bench/work/ (git-ignored).
@@ -109,12 +110,118 @@ def _search_facts(result) -> tuple[int, int]:
     return len(matches), sum(1 for m in matches if m in shown)
 
 
+SEARCH_MATCHES = 1_000_000
+
+
+def _search_tree() -> str:
+    """bench/work/search-1m/: 1,000 files of 1,000 matching lines each (`src/`) and one file of
+    1,000,000 log lines (`big.log`), built once."""
+    root = os.path.join(HERE, "work", "search-1m")
+    done = os.path.join(root, ".done")
+    if os.path.exists(done):
+        return root
+    os.makedirs(os.path.join(root, "src"), exist_ok=True)
+    for i in range(1000):
+        with open(os.path.join(root, "src", f"m{i:04d}.py"), "w") as f:
+            f.write("".join(f"    value = compute({j}, key='k{i}-{j}')  # step {j}\n"
+                            for j in range(1000)))
+    with open(os.path.join(root, "big.log"), "w") as f:
+        for i in range(1000):
+            f.write("".join(f"2026-12-03 10:{j % 60:02d}:{i % 60:02d} DEBUG value = compute({j})"
+                            f" trace={i * 1000 + j:08x}\n" for j in range(1000)))
+    open(done, "w").close()
+    return root
+
+
+def _search_rows(ctx, env, cc_filter):
+    """`cc-filter run grep` over 1M matches (the standout picker sees every one), grouped
+    (`grep -rn`: the map) and cut (`grep -n` of one file), interleaved with a plain Python
+    line copy of the same output. (`grep` alone is no baseline: with its output on /dev/null
+    GNU grep stops at the first match.)"""
+    root = _search_tree()
+    src, log = os.path.join(root, "src"), os.path.join(root, "big.log")
+    grouped_out, cut_out = os.path.join(root, "grouped.txt"), os.path.join(root, "cut.txt")
+    with open(grouped_out, "wb") as f:
+        subprocess.run(["grep", "-rn", "value", src], stdout=f, check=False)
+    with open(cut_out, "wb") as f:
+        subprocess.run(["grep", "-n", "value", log], stdout=f, check=False)
+    measured = interleaved(ctx, 2, {
+        "run grep -rn": ([cc_filter, "run", "grep", "-rn", "value", src], None),
+        "copy -rn": (ctx.line_copy_argv, grouped_out),
+        "run grep -n": ([cc_filter, "run", "grep", "-n", "value", log], None),
+        "copy -n": (ctx.line_copy_argv, cut_out),
+    }, env)
+    rows = []
+    for shape, what in (("-rn", "grouped: the map"), ("-n", "cut: one file")):
+        run, copy = measured[f"run grep {shape}"], measured[f"copy {shape}"]
+        rows.append({"budget": f"cc-filter run grep {shape}: {SEARCH_MATCHES:,} matches ({what})",
+                     "measured": f"{run.versus(copy)} of its output's line copy "
+                                 f"({copy.wall / 1000:.2f} s); {run.rss:.0f} MB",
+                     "target": "≤ 3× copy (wall), < 50 MB",
+                     "ok": run.within(copy, 3) and run.rss < 50})
+    return rows
+
+
+def _table_facts():
+    """The pipeline table's own fact extractor (tests/cc_filter/test_pipeline_table.py: failing
+    test names, counts, file:line) and its `_shown`, loaded from the test, not copied."""
+    import importlib.util
+
+    sys.path.insert(0, os.path.join(REPO, "tests", "cc_filter"))
+    spec = importlib.util.spec_from_file_location(
+        "test_pipeline_table", os.path.join(REPO, "tests", "cc_filter", "test_pipeline_table.py"))
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    return table.facts, table._shown
+
+
+def _auto_facts(result, facts, shown) -> tuple[int, int]:
+    """(facts of the raw output, … the answer shows) by the pipeline table's extractor."""
+    with open(result.case.out_path, encoding="utf-8", errors="replace") as f:
+        raw = facts(f.read())
+    ours = facts(result.output)
+    return len(raw), sum(1 for fact in raw if shown(fact, ours))
+
+
+def _side(name: str, results: list, auto) -> tuple[str, int, int]:
+    """One side (success or failure runs) of a filter's row: its median savings, the case
+    facts it keeps (each case's `contains`: failing test names, error codes, `file:line`,
+    summary counts; a search's matches) and the pipeline table's facts it keeps."""
+    from cc_filter import cases
+
+    measured = [r for r in results if r.savings is not None]
+    facts = sum(r.facts for r in results)
+    kept = sum(r.facts_kept for r in results)
+    if name == "grep":  # and every match of a search under its budget
+        more = [_search_facts(r) for r in results]
+        facts += sum(m[0] for m in more)
+        kept += sum(m[1] for m in more)
+    found = [_auto_facts(r, *auto) for r in results]
+    parts = []
+    if measured:
+        parts.append(f"median {100 * statistics.median(r.savings for r in measured):.0f}% "
+                     f"over {len(measured)}")
+        big = [r for r in measured if r.raw_lines >= cases.SAVINGS_MIN_LINES]
+        if big:
+            parts.append(f"min {100 * min(r.savings for r in big):.0f}% on 20+ lines")
+    parts.append(f"facts {kept}/{facts}")
+    auto_all = sum(f[0] for f in found)
+    if auto_all:
+        parts.append(f"raw's names/counts/file:line shown {sum(f[1] for f in found)}/{auto_all}")
+    return ", ".join(parts), kept, facts
+
+
 def _savings_rows():
-    """Per filter: savings over its fixtures, and the facts kept (each case's `contains`:
-    failing test names, error codes, `file:line`, summary counts, a search's matches)."""
+    """Per filter, its success runs and its failure runs apart (issue 25's measure): savings
+    over its fixtures and the facts kept — each case's `contains` (the row's target), and, for
+    information, how many of the failing test names, counts and file:line the pipeline
+    table's extractor finds in the raw output the answer shows (that count includes what a
+    filter leaves out by design and counts in a marker: passing packages, library frames, the
+    matches of a search's map)."""
     sys.path.insert(0, os.path.join(REPO, "cc-filter"))
     from cc_filter import cases
 
+    auto = _table_facts()
     by_filter: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         for case in cases.discover(os.path.join(REPO, "tests", "fixtures")):
@@ -125,28 +232,21 @@ def _savings_rows():
             by_filter.setdefault(case.filter_name, []).append(result)
     rows = []
     for name, results in sorted(by_filter.items()):
-        measured = [r for r in results if r.savings is not None]
-        big = [r for r in measured if r.raw_lines >= cases.SAVINGS_MIN_LINES]
-        facts = sum(r.facts for r in results)
-        kept = sum(r.facts_kept for r in results)
-        if name == "grep":  # and every match of a search under its budget
-            more = [_search_facts(r) for r in results]
-            facts += sum(m[0] for m in more)
-            kept += sum(m[1] for m in more)
-        parts = []
-        if measured:
-            parts.append(f"median {100 * statistics.median(r.savings for r in measured):.0f}% "
-                         f"over {len(measured)} fixture(s)")
-        if big:
-            parts.append(f"min {100 * min(r.savings for r in big):.0f}% on 20+ lines")
-        exempt = [r for r in big if r.min_savings < cases.MIN_SAVINGS]
-        if exempt:
-            parts.append(f"{len(exempt)} with a stated lower bound")
-        parts.append(f"facts kept {kept}/{facts}")
+        sides, kept, facts = [], 0, 0
+        for label, side in (("success", [r for r in results if not r.case.data.get("exit_code")]),
+                            ("failure", [r for r in results if r.case.data.get("exit_code")])):
+            if not side:
+                sides.append(f"{label}: no fixture")
+                continue
+            text, k, f = _side(name, side, auto)
+            sides.append(f"{label}: {text}")
+            kept, facts = kept + k, facts + f
+        big = [r for r in results if r.savings is not None
+               and r.raw_lines >= cases.SAVINGS_MIN_LINES]
         savings_ok = all(r.savings >= r.min_savings for r in big)
         rows.append({
             "budget": f"savings: {name}",
-            "measured": ", ".join(parts),
+            "measured": "; ".join(sides),
             "target": "≥ 60% (20+ lines; or the case's min_savings), every fact kept",
             "ok": (savings_ok and kept == facts) if (big or facts) else None,
         })
@@ -214,7 +314,10 @@ def _rows(ctx, home):
     out.append({"budget": "cc-filter run cat: peak RSS", "measured": f"{run.rss:.0f} MB",
                 "target": "< 50 MB", "ok": run.rss < 50})
 
-    # 4. savings per filter over its fixtures
+    # 4. a 1M-match search, grouped (a map) and cut, against the same output copied
+    out.extend(_search_rows(ctx, env, cc_filter))
+
+    # 5. savings per filter over its fixtures
     out.extend(_savings_rows())
     return out
 

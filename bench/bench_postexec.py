@@ -88,8 +88,9 @@ def _plugin_pipelines(path: str) -> list:
 def _hook_rows(ctx) -> list:
     with ctx.scratch("postexec") as tmp:
         env = ctx.private_env(tmp, drop=("XDG_CONFIG_HOME",))
-        project, failed = ctx.install_hooks(tmp, env, ["copilot", "opencode", "kilo", "pi", "cline", "vibe"],
-                                            "post-execution hooks: install")
+        project, failed = ctx.install_hooks(
+            tmp, env, ["copilot", "opencode", "kilo", "pi", "cline", "vibe"],
+            "post-execution hooks: install")
         if failed:
             return [failed]
         script = ctx.hook_script(env, "copilot")
@@ -105,7 +106,7 @@ def _hook_rows(ctx) -> list:
         pi_pre, pi_post = _plugin_pipelines(
             os.path.join(env["HOME"], ".pi", "agent", "extensions", "ctxcrl.ts"))
         pi_pre_event, pi_post_event = _pi_events(project)
-        vibe_script = os.path.join(env["CTXCRL_HOME"], "hooks", "ctxcrl-hook-vibe.sh")
+        vibe_script = ctx.hook_script(env, "vibe")
         vibe_pre, vibe_post = _vibe_events(project)
         cases = [
             ("copilot preToolUse (deny-only pipeline)", ["/bin/sh", "-c", script], cp_pre,

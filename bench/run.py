@@ -6,6 +6,13 @@ Each `bench_<area>.py` beside this file exposes `rows(ctx)` returning dicts with
 interpreter floor, a median timer, the installed tools), prints one table, the details of
 every failing budget, and keeps the last full run in `bench/RESULTS.md`, which the README links.
 
+What every agent's bench needs is here once: `ctx.scratch(area)` (a folder removed
+afterwards), `ctx.private_env(tmp)` (HOME and CTXCRL_HOME inside it, never the user's),
+`ctx.install_hooks(tmp, env, agents, budget)` and `ctx.hook_script(env, agent)` (`cc-hook
+init` in a fresh project), `ctx.cpu_row`, `ctx.import_profile` / `ctx.import_times` and
+`HEAVY_IMPORTS`; `print_rows(rows)` runs one area without the shared table
+(`python bench/bench_hook.py`).
+
 Timing on a shared machine: `ctx.time_cmd` runs the floor (`python3 -I -S -c pass`, the real
 interpreter binary) and the measured command alternately, so both see the same load, and
 `ctx.floor_ms` / `ctx.ratio_row` use the floor measured alongside the last `time_cmd` call.

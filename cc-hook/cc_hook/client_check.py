@@ -18,6 +18,7 @@ Gemini CLI: `hooksConfig.enabled: false` and `hooksConfig.disabled` in its syste
 project `settings.json`, other `BeforeTool` hooks on `run_shell_command`, and the `.env` files it
 loads into its own environment (`.gemini/.env`, `.env`). Codex: other `PreToolUse` hooks on
 Bash in its `hooks.json` files (its trust entry is checked by the install's own artifact).
+Cline CLI: its global settings' `disabledPlugins` naming the installed plugin.
 """
 import json
 import os
@@ -105,7 +106,9 @@ def env_findings(env: dict, where: str, level: str, finding) -> None:
 def _claude_files(install: dict, user_home: str, cwd: str) -> list:
     from cc_gate.agents import claude as claude_gate
 
-    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(user_home, ".claude")
+    from .agents import claude
+
+    base = claude.user_dir(user_home)
     files = [(p, "managed") for p in claude_gate.managed_files()]
     files.append((os.path.join(base, "settings.json"), "user"))
     for root in _roots(install, cwd, user_home):
@@ -216,8 +219,9 @@ def check_gemini(install: dict, finding, user_home: str, cwd: str) -> None:
 
 
 def check_codex(install: dict, finding, user_home: str, cwd: str) -> None:
-    codex_home = os.environ.get("CODEX_HOME") or os.path.join(user_home, ".codex")
-    files = [(os.path.join(codex_home, "hooks.json"), "user")]
+    from .agents import codex
+
+    files = [(os.path.join(codex.user_dir(user_home), "hooks.json"), "user")]
     files += [(os.path.join(root, ".codex", "hooks.json"), "project")
               for root in _roots(install, cwd, user_home)]
     for path, level in files:
@@ -228,6 +232,32 @@ def check_codex(install: dict, finding, user_home: str, cwd: str) -> None:
             finding.warn(f"{level} hooks {_short(path)} registers another PreToolUse hook on "
                          f"Bash ({command}): its answer may replace the rewritten command; "
                          f"fix: remove it from hooks.PreToolUse in {_short(path)}")
+
+
+def cline_settings_path(user_home: str) -> str:
+    """Cline CLI's global settings file, found as Cline 3.0.65 finds it."""
+    if os.environ.get("CLINE_GLOBAL_SETTINGS_PATH"):
+        return os.environ["CLINE_GLOBAL_SETTINGS_PATH"]
+    data = os.environ.get("CLINE_DATA_DIR") or os.path.join(
+        os.environ.get("CLINE_DIR") or os.path.join(user_home, ".cline"), "data")
+    return os.path.join(data, "settings", "global-settings.json")
+
+
+def check_cline(install: dict, finding, user_home: str, cwd: str) -> None:
+    path = cline_settings_path(user_home)
+    settings = _read_json(path)
+    if settings is None:
+        return
+    disabled = settings.get("disabledPlugins")
+    disabled = {os.path.realpath(p) for p in disabled if isinstance(p, str)} \
+        if isinstance(disabled, list) else set()
+    for file in install.get("files", []):
+        plugin = file.get("path")
+        if file.get("kind") == "plugin" and plugin and os.path.realpath(plugin) in disabled:
+            finding.warn(f"Cline's settings {_short(path)} list the plugin {_short(plugin)} in "
+                         "disabledPlugins: Cline does not load it (nothing is filtered, its "
+                         f"denies do not apply); fix: remove it from disabledPlugins in "
+                         f"{_short(path)}")
 
 
 def check_vibe(install: dict, finding, user_home: str, cwd: str) -> None:
@@ -246,7 +276,7 @@ def check_vibe(install: dict, finding, user_home: str, cwd: str) -> None:
 
 
 CHECKS = {"claude": check_claude, "gemini": check_gemini, "codex": check_codex,
-          "vibe": check_vibe}
+          "cline": check_cline, "vibe": check_vibe}
 
 
 def check(install: dict, finding, user_home: str, cwd: str | None = None) -> None:

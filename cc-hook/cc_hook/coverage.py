@@ -13,9 +13,9 @@ applies (FILTERED_AFTER). For one that reaches the model raw only because the ag
 it, and that has a filter, `allow_line` gives the line that would make it compacted. Cold path.
 """
 import os
-import shlex
 
 from . import hook_script
+from .allow_rule import SHELL_OPERATORS, rule_prefix
 from .outcome import ASKS, CLIENT_DECIDES, FILTERED, FILTERED_AFTER, REFUSED, \
     REWRITTEN_OWN_RULES, outcome_of
 from .typical import BUILD_TEST, EXPLORE, TYPICAL
@@ -168,28 +168,6 @@ def measure(agent: str, cwd: str, after: bool, commands=TYPICAL) -> list:
 
 
 # -- what would add more ---------------------------------------------------------------------
-def rule_prefix(command: str) -> str:
-    """The words an allow rule for `command` names: the program and its subcommand
-    (`npm run build`, `cargo test`, `python -m pytest`, `pytest`)."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    if not words:
-        return command
-    prefix = [words[0]]
-    rest = words[1:]
-    if os.path.basename(words[0]).startswith("python") and rest[:1] == ["-m"] and len(rest) > 1:
-        return " ".join(prefix + rest[:2])
-    for word in rest[:2]:
-        if word.startswith("-") or not (word.replace("-", "").isalpha() and word.islower()):
-            break  # an option, a path, a file name, a pattern: not a subcommand
-        prefix.append(word)
-        if words[0] not in ("npm", "pnpm", "yarn", "bun") or word != "run":
-            break
-    return " ".join(prefix)
-
-
 def _gemini_rule(prefixes: list) -> list:
     import json
 
@@ -210,7 +188,6 @@ ALLOW_RULES = {
                lambda prefixes: [f'"Shell({p.split()[0]})",'
                                  for p in dict.fromkeys(p.split()[0] for p in prefixes)]),
 }
-SHELL_OPERATORS = ("&&", "||", ";", "|", "&", "$(", "`", ">", "<", "\n")
 
 
 def allow_rules(agent: str, commands: list) -> tuple[str, list] | None:

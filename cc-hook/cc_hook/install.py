@@ -307,6 +307,13 @@ def init(agents, scope: str = "global", dry_run: bool = False, cwd: str | None =
                   "sha256": hook_script.sha256_text(final[a.path])
                   if final[a.path] is not None else None}
                  for a, _, _new in planned]
+        # what an earlier install wrote where this one no longer writes (the agent's module
+        # changed, as Cline's rules block became a plugin): kept on record, so that
+        # uninstall still gives those files back (artifacts.RecordedFile)
+        paths = {f["path"] for f in files}
+        files += [f for f in (old or {}).get("files", [])
+                  if isinstance(f, dict) and isinstance(f.get("path"), str)
+                  and f["path"] not in paths and f.get("kind") not in ("script", "hash")]
         manifest.record_install({
             "agent": agent, "scope": agent_scope, "root": root,
             "installed_at": old.get("installed_at") if old and old.get("files") == files

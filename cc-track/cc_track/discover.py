@@ -8,18 +8,17 @@ saving is the result's tokens × the median savings ratio of that filter in trac
 DEFAULT_SAVINGS_RATIO when tracking.db has no runs of it yet. Commands with no filter are
 counted by family (program + subcommand) so the most frequent ones can get a filter.
 
-Fields used from a session line: `type` ("assistant" / "user"), `timestamp`, `cwd`,
-`message.content[]` items `{"type": "tool_use", "id", "name": "Bash", "input": {"command"}}`
-and `{"type": "tool_result", "tool_use_id", "content": str | [{"type": "text", "text"}]}`,
-and `toolUseResult.stdout/stderr` when the result content is missing. Anything else is ignored;
-lines that are not JSON objects (malformed, truncated) are skipped and counted.
+The session files are read by Claude Code's own transcript reader
+(cc_hook/agents/claude.py `read_transcript`, the one `learn` and `session` use): every Bash
+`tool_use` with the size of its `tool_result` (or of `toolUseResult.stdout/stderr` when the
+result has no text); lines that are not JSON objects (malformed, truncated) are skipped and
+counted.
 """
 import glob
 import os
 import time
 
 from ctxcrl import home
-from cc_hook.transcript import json_lines, parse_ts
 from .report import local_iso
 from ctxcrl.spool import estimate_tokens, project_of
 
@@ -41,42 +40,24 @@ FALLBACK_FILTER = "generic"
 
 # --- reading session logs --------------------------------------------------------------------
 
-class BashCall:
-    __slots__ = ("id", "command", "ts", "cwd", "session", "output_chars", "is_error")
-
-    def __init__(self, id, command, ts, cwd, session):
-        self.id, self.command, self.ts, self.cwd, self.session = id, command, ts, cwd, session
-        self.output_chars = None
-        self.is_error = False
-
-
-def _result_text_chars(content) -> int | None:
-    if isinstance(content, str):
-        return len(content)
-    if isinstance(content, list):
-        total = 0
-        for item in content:
-            if isinstance(item, dict) and isinstance(item.get("text"), str):
-                total += len(item["text"])
-        return total
-    return None
-
-
 class SessionScan:
+    """The Bash calls (cc_hook.transcript.ShellCall, by tool_use id) of the session logs read,
+    and how many files, lines and malformed lines there were."""
     __slots__ = ("files", "lines", "malformed", "calls")
 
     def __init__(self):
         self.files = self.lines = self.malformed = 0
-        self.calls: dict[str, BashCall] = {}
+        self.calls: dict = {}
 
 
 def scan_sessions(projects_dir: str, since: float | None = None,
                   project: str | None = None) -> SessionScan:
-    """Every Bash call (with its result size) in the session logs under `projects_dir`,
-    limited to lines at or after `since` and to cwds inside `project` when given."""
-    scan = SessionScan()
+    """Every Bash call (with its result size) in the session logs under `projects_dir`, read
+    by Claude Code's own reader (cc_hook.agents.claude), limited to calls made at or after
+    `since` and in a cwd inside `project` when given."""
     from cc_hook.agents import claude
 
+    scan = SessionScan()
     pattern = os.path.join(glob.escape(projects_dir), claude.TRANSCRIPT_FILES)
     for path in sorted(glob.glob(pattern)):
         try:
@@ -84,50 +65,17 @@ def scan_sessions(projects_dir: str, since: float | None = None,
                 continue
         except OSError:
             continue
-        for entry in json_lines(path, scan):
-            _take_entry(scan, entry, since, project)
+        for call in claude.read_transcript(path, scan).calls:
+            if since is not None and (call.ts is None or call.ts < since):
+                continue
+            if project is not None and not _inside(call.cwd, project):
+                continue
+            scan.calls[call.id] = call
     return scan
 
 
 def _inside(cwd, project: str) -> bool:
     return isinstance(cwd, str) and (cwd == project or cwd.startswith(project.rstrip("/") + "/"))
-
-
-def _take_entry(scan: SessionScan, entry: dict, since, project) -> None:
-    message = entry.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return
-    kind = entry.get("type")
-    if kind == "assistant":
-        ts = parse_ts(entry.get("timestamp"))
-        if since is not None and (ts is None or ts < since):
-            return
-        if project is not None and not _inside(entry.get("cwd"), project):
-            return
-        for item in content:
-            if (isinstance(item, dict) and item.get("type") == "tool_use"
-                    and item.get("name") == "Bash" and isinstance(item.get("id"), str)):
-                tool_input = item.get("input")
-                command = tool_input.get("command") if isinstance(tool_input, dict) else None
-                if isinstance(command, str) and command.strip():
-                    scan.calls[item["id"]] = BashCall(item["id"], command, ts,
-                                                      entry.get("cwd"), entry.get("sessionId"))
-    elif kind == "user":
-        for item in content:
-            if not (isinstance(item, dict) and item.get("type") == "tool_result"):
-                continue
-            call = scan.calls.get(item.get("tool_use_id"))
-            if call is None:
-                continue
-            chars = _result_text_chars(item.get("content"))
-            if chars is None:
-                result = entry.get("toolUseResult")
-                if isinstance(result, dict):
-                    chars = sum(len(result.get(k) or "") for k in ("stdout", "stderr")
-                                if isinstance(result.get(k) or "", str))
-            call.output_chars = chars
-            call.is_error = bool(item.get("is_error"))
 
 
 # --- what contextcrawler would have done -----------------------------------------------------

@@ -45,14 +45,46 @@ def test_apply_is_what_the_real_head_and_tail_print(parts, newline_at_end, kind,
     buf.close()
 
 
-def test_for_tail_puts_markers_and_hint_above_and_names_and_summary_last():
-    answer = ("FAILED a.py::t1\nE assert 1 == 2\nFAILED a.py::t2\n  ... (4 lines of the same "
-              "failure as above omitted)\n2 failed, 9 passed in 0.1s\n"
-              "... (17 header/progress lines omitted)\n[full output: ~/t/1_pytest.log]\n")
-    laid = consumer.for_tail(answer).splitlines()
+ANSWER = ("FAILED a.py::t1\nE assert 1 == 2\nFAILED a.py::t2\n  ... (4 lines of the same "
+          "failure as above omitted)\nFAILED a.py::t3\nE KeyError: 'k'\n"
+          "2 failed, 9 passed in 0.1s\n"
+          "... (17 header/progress lines omitted)\n[full output: ~/t/1_pytest.log]\n")
+
+
+def test_for_tail_first_puts_markers_and_hint_above_a_whole_answer_that_fits():
+    laid, ends = next(consumer.for_tail(ANSWER, 20))
+    assert ends
     assert laid[:2] == ["... (17 header/progress lines omitted)", "[full output: ~/t/1_pytest.log]"]
-    assert laid[-3:] == ["FAILED a.py::t1", "FAILED a.py::t2", "2 failed, 9 passed in 0.1s"]
+    assert laid[2:] == ANSWER.splitlines()[:7]  # the filter's lines in their order
     assert "  ... (4 lines of the same failure as above omitted)" in laid  # indented: in place
+
+
+def test_for_tail_names_the_failures_above_its_cut_and_ends_with_the_summary():
+    layouts = [laid for laid, _ in consumer.for_tail(ANSWER, 3)]
+    # each layout ends with the answer's last k lines, a failure's start or the summary
+    ends_with = [laid[-3:] for laid in layouts]
+    assert ["FAILED a.py::t1", "FAILED a.py::t2", "FAILED a.py::t3"] in [
+        laid[-4:-1] for laid in layouts]
+    assert all(laid[-1] == "2 failed, 9 passed in 0.1s" for laid in layouts)
+    assert ["FAILED a.py::t3", "E KeyError: 'k'", "2 failed, 9 passed in 0.1s"] in ends_with
+
+
+def test_fit_tail_keeps_the_raw_cuts_names_and_count_in_fewer_tokens():
+    raw_cut = ("FAILED a.py::t1 - assert 1 == 2\nFAILED a.py::t2 - assert 1 == 2\n"
+               "FAILED a.py::t3 - KeyError: 'k'\n=========== 2 failed, 9 passed in 0.1s ===========\n")
+    laid, cut = consumer.fit_tail(ANSWER, (("tail", 4),), raw_cut)
+    assert consumer.missing_facts(raw_cut, cut) == [] and len(cut) < len(raw_cut)
+    assert consumer.apply((("tail", 4),), laid.encode()).decode() == cut
+    assert consumer.fit_tail(ANSWER, (("tail", 4),), "FAILED a.py::t9\n") is None  # not ours
+
+
+def test_a_cargo_digest_lists_the_names_as_cargo_does():
+    answer = ("---- tests::a panicked at src/lib.rs:3:5:\nboom\n---- tests::b stdout ----\n"
+              "note: test did not panic as expected at src/lib.rs:9:1\n"
+              "test result: FAILED. 0 passed; 2 failed; 0 ignored\n")
+    layouts = [laid for laid, _ in consumer.for_tail(answer, 3)]
+    assert ["failures:", "    tests::a", "    tests::b",
+            "test result: FAILED. 0 passed; 2 failed; 0 ignored"] in layouts
 
 
 def test_missing_facts_names_what_the_cut_lost():
@@ -62,6 +94,39 @@ def test_missing_facts_names_what_the_cut_lost():
     assert lost == ["FAILED a.py::t1 - boom", "/tmp/p/src/m.py:12: E"]
     assert consumer.missing_facts("a.go:3:x\nb.go:4:y", "a.go:3:x", every_line=True) == ["b.go:4:y"]
     assert consumer.missing_facts("failures:\n", "") == []  # a bare heading is no fact
+
+
+@pytest.mark.parametrize("line", [
+    "==================== warnings summary ====================",
+    "-- Docs: https://docs.pytest.org/en/stable/how-to/capture-warnings.html",
+    "test tests::add_1 ... ok", "tests/t.py::test_a PASSED [ 10%]", "running 4 tests",
+    "/usr/lib/python3.11/site-packages/_pytest/runner.py:341: in from_call",
+])
+def test_no_fact_lines(line):
+    assert consumer.missing_facts(line + "\n", "") == []
+
+
+@pytest.mark.parametrize("raw, ours", [
+    ("  t.py:4: DeprecationWarning: old\n    warnings.warn('old', DeprecationWarning)\n",
+     "t.py:4: DeprecationWarning: old"),  # the echoed source line under a Python warning
+    (">       raise ValueError('no')\n", "shop/c.py:7: raise ValueError('no')"),
+    ("test result: ok. 1 passed; 0 failed; 0 ignored; finished in 0.01s\n",
+     "test result: ok. 1 passed; 0 failed; 0 ignored (×3 suites)"),
+])
+def test_facts_shown_another_way(raw, ours):
+    assert consumer.missing_facts(raw, ours) == []
+
+
+@pytest.mark.parametrize("raw, ours", [
+    ("FAILED t.py::C::test_x[value0]\n", "FAILED t.py::C::test_x[zlib]"),  # the whole id
+    ("test result: ok. 0 passed; 0 failed; 0 ignored; finished in 0.00s\n",
+     "test result: ok. 1 passed; 0 failed; 0 ignored"),  # a suite's counts, not scattered
+    ("ok  \texample.com/inv/tax\t(cached)\n", "FAIL\texample.com/inv/order"),
+    ("  t.py:4: DeprecationWarning: old\nE   ValueError: boom\n",
+     "t.py:4: DeprecationWarning: old"),  # only a deeper line is the echo
+])
+def test_facts_missing(raw, ours):
+    assert consumer.missing_facts(raw, ours) != []
 
 
 def _tail(data: bytes, n: int) -> bytes:

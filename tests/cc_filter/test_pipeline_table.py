@@ -33,7 +33,10 @@ FIXTURES = os.path.join(REPO, "tests", "fixtures")
 CASES = [
     "python/pytest/failures", "python/pytest/failures_quiet", "python/pytest/itsdangerous_failures",
     "python/pytest/itsdangerous_pass", "python/pytest/collection_error",
+    "python/pytest/failures_verbose", "python/pytest/tb_short", "python/pytest/exitfirst",
+    "python/pytest/long_test_id",
     "rust/cargo-test/failures", "rust/cargo-test/failures_workspace", "rust/cargo-test/pass",
+    "rust/cargo-test/failures_quiet", "rust/cargo-test/failures_backtrace",
     "go/go-test/uuid_failures", "go/go-test/panic",
     "files/grep/recursive", "files/grep/uuid-over-budget", "files/grep/rg",
     "files/read/large",
@@ -57,15 +60,19 @@ def _shell(program: str, data: bytes) -> bytes:
 
 
 _PATH_LINE = re.compile(r"[\w.-]*[\w/]\.\w+:\d+")
-_TEST_NAME = re.compile(r"(?:FAILED|ERROR|--- FAIL:)[ \t]+(\S+)|^\s*(\w+(?:::\w+)+)\s*$"
+_TEST_NAME = re.compile(r"(?:FAILED|ERROR|--- FAIL:)[ \t]+([^\s\[]\S*)|^\s*(\w+(?:::\w+)+)\s*$"
+                        r"|^(\S+::\S+) (?:FAILED|ERROR)\b"
                         r"|^---- (\S+) (?:stdout|panicked)", re.M)
-_COUNT = re.compile(r"\b(\d+ (?:passed|failed|errors?|skipped|ignored))\b|^(test result: .*)$"
+_COUNT = re.compile(r"\b(\d+ (?:passed|failed|errors?|skipped|ignored))\b"
+                    r"|^(test result: .*?)(?:; finished in \S+| \(×\d+ suites\))?$"
                     r"|^(FAIL|ok)[ \t]+(\S+)", re.M)
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def facts(text: str) -> set:
-    """What an agent reads in a pipeline's answer: failing test names, counts, file:line."""
+    """What an agent reads in a pipeline's answer: failing test names (`-v`'s `t.py::x FAILED`
+    too), counts (a cargo suite's `test result:` line whole but for its `; finished in 0.01s`,
+    or the filter's `(×12 suites)` of equal ones), file:line."""
     text = _ANSI.sub("", text)
     found = set()
     for m in _PATH_LINE.finditer(text):
@@ -150,3 +157,36 @@ def test_tail_3_of_a_failing_pytest_run_names_the_failures_in_fewer_tokens():
     assert "6 failed, 32 passed" in text and text.count("FAILED tests/") == 2
     assert "[full output:" not in text and " omitted)" not in text
     assert len(ours_after) < len(raw_after)
+
+
+#: `pytest … | tail -20` and `cargo test … | tail -20` of failing runs: the answer after the
+#: pipe is ours (not the raw output passed through) and smaller, with every fact
+TAIL_20_SAVES = ["python/pytest/failures", "python/pytest/failures_quiet",
+                 "python/pytest/failures_verbose", "python/pytest/tb_short",
+                 "python/pytest/exitfirst", "python/pytest/long_test_id",
+                 "rust/cargo-test/failures"]
+
+
+@pytest.mark.parametrize("path", TAIL_20_SAVES)
+def test_tail_20_of_a_failing_run_is_ours_and_smaller(path):
+    raw_after, ours_after, rewritten, tracked = answer_after_pipe(path, "tail -20")
+    raw_text, ours_text = raw_after.decode(), ours_after.decode()
+    assert ours_after != raw_after, f"{rewritten}: the raw output went through"
+    assert estimate_tokens(len(ours_text)) < estimate_tokens(len(raw_text))
+    assert not [f for f in facts(raw_text) if not _shown(f, facts(ours_text))]
+    assert tracked == (len(raw_text), len(ours_text)) and tracked[1] < tracked[0]
+
+
+def test_tail_20_of_a_failing_cargo_run_names_every_failure_and_the_tee_file():
+    """The raw tail shows two failure sections and cargo's `failures:` list; ours the sections
+    that fit, the others by name as cargo lists them, both result lines and the tee hint."""
+    raw_after, ours_after, _, _ = answer_after_pipe("rust/cargo-test/failures", "tail -20")
+    text = ours_after.decode()
+    for name in ("parse_cents_pads_single_digit", "parse_cents_rejects_garbage",
+                 "percent_of_zero_parts", "percent_rejects_negative", "split_keeps_every_cent"):
+        assert f"regressions::{name}" in text
+    assert "ledger-money/src/lib.rs:122:9" in text and "ledger-money/src/lib.rs:144:8" in text
+    assert "test result: FAILED. 20 passed; 5 failed; 1 ignored" in text
+    assert "error: test failed, to rerun pass `-p ledger-money --lib`" in text
+    hint = re.search(r"^\[full output: (\S+)\]$", text, re.M)
+    assert hint and os.path.isfile(os.path.expanduser(hint.group(1)))

@@ -57,3 +57,24 @@ def test_blocks_pick_what_lines_one_by_one_pick():
         for start in range(0, len(lines), size):
             picker.add_block(start + 1, lines[start:start + size])
         assert picker.picks() == one, size
+
+
+def test_blocks_tell_as_the_whole_line_regex_does_on_tricky_lines():
+    """add_block matches TELLING only where a telling word was found; the lines it tells are
+    those `add` (TELLING searched over each whole line) tells."""
+    tricky = ["terror alert ignored", "xhttp/1.1 503 upstream", "GET / HTTP/1.1\" 404 12",
+              "http_status=502 route=/a", "status_code: 500", "http_status_code=500 no",
+              "code=200 status=404", "errors=0 ok", "ERR_CONNECTION_RESET", "warned", "Warning!",
+              "timed out after 3s", "timeouts=4", "İstanbul error here", "fails", "unfailing",
+              "panicked at x", "denied_by=rule", "CRIT disk", "aborted", "coder 500"]
+    lines = [f"10:00:{n % 60:02d} INFO step {n} ok" for n in range(400)]
+    for at, line in enumerate(tricky):
+        lines[at * 17 + 3] = line
+    one = _run(lines, limit=50, neighbours=0)
+    picker = Standout(limit=50, neighbours=0)
+    for start in range(0, len(lines), 64):
+        picker.add_block(start + 1, lines[start:start + 64])
+    assert picker.picks() == one
+    told = {line for _, line in one}
+    assert "xhttp/1.1 503 upstream" in told and "terror alert ignored" in told
+    assert "coder 500" not in told and "unfailing" not in told

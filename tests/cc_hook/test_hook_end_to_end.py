@@ -532,6 +532,75 @@ def test_opencode_plugin_blocks_denies_and_filters_results(tmp_path):
                           "output": "frobnicated\n"}
 
 
+CLINE_DRIVER = """
+const plugin = (await import(%s)).default
+plugin.setup({}, { workspaceInfo: { rootPath: %s } })
+const results = []
+for (const [tool, input, output] of JSON.parse(process.argv[2])) {
+  const ctx = { tool: { name: tool }, input, toolCall: { toolName: tool, input } }
+  const before = plugin.hooks.beforeTool(ctx)
+  if (before !== undefined || output === null) { results.push({ before }); continue }
+  results.push({ after: plugin.hooks.afterTool({ ...ctx, result: { output } }) })
+}
+console.log(JSON.stringify(results))
+"""
+
+
+@pytest.mark.skipif(not subprocess.run(["sh", "-c", "command -v node"],
+                                       capture_output=True).stdout, reason="needs node")
+def test_cline_plugin_judges_and_filters_each_command_of_a_call(tmp_path):
+    """Cline CLI 3.0.65's `run_commands` takes several commands per call and answers one entry
+    each: the plugin denies the whole call for one denied command, and replaces the result of
+    each entry it has a filter for, Cline's exit line kept, the others untouched."""
+    home, project = tmp_path / "home", make_project(tmp_path / "project")
+    data = tmp_path / "ctxcrl"
+    env = {"HOME": str(home), "CTXCRL_HOME": str(data), "PATH": BARE_PATH}
+    assert run([CC_HOOK, "init", "--agent", "cline"], env, project).returncode == 0
+    with open(data / "config.toml", "a") as f:
+        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    module = tmp_path / "ctxcrl.mjs"
+    module.write_text((home / ".cline" / "plugins" / "ctxcrl.js").read_text())
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(CLINE_DRIVER % (json.dumps(str(module)), json.dumps(str(project))))
+    node = subprocess.run(["sh", "-c", "command -v node"], capture_output=True,
+                          text=True).stdout.strip()
+    pytest_out = open(os.path.join(os.path.dirname(__file__), "..", "fixtures", "python",
+                                   "pytest", "failures_quiet.out"), encoding="utf-8").read()
+    failing = "[Command exited with code 1]\n" + pytest_out
+    calls = [
+        ["run_commands", {"commands": ["git status", "echo hi"]},
+         [{"query": "git status", "result": STATUS_TEXT, "success": True},
+          {"query": "echo hi", "result": "hi\n", "success": True}]],
+        ["run_commands", {"command": "pytest -q"},
+         [{"query": "pytest -q", "result": failing, "error": "Command exited with code 1",
+           "success": False}]],
+        ["run_commands", {"commands": ["ls", "/usr/bin/git push origin main"]}, None],
+        ["run_commands", ["git status"], [{"query": "git status", "result": "", "error":
+                                            "Command timed out after 30000ms", "success": False}]],
+        # entries that do not line up with the commands (Cline joined a heredoc): left alone
+        ["run_commands", {"commands": ["git status", "git status"]},
+         [{"query": "git status", "result": STATUS_TEXT, "success": True}]],
+        ["read_files", {"paths": ["a.txt"]}, [{"query": "a.txt", "result": "x", "success": True}]],
+    ]
+    done = run([node, str(driver), json.dumps(calls)], env, project)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    first = results[0]["after"]["result"]["output"]
+    assert first[0]["result"].startswith("On branch main\nunstaged:\n  M a.txt\nuntracked:\n")
+    assert first[0]["success"] is True and first[1] == calls[0][2][1]
+    second = results[1]["after"]["result"]["output"][0]
+    assert second["result"].startswith("[Command exited with code 1]\n")
+    assert "tests/test_cart_bugs.py::test_total_with_discount" in second["result"]
+    assert "6 failed, 32 passed" in second["result"] and len(second["result"]) < len(failing)
+    assert (second["success"], second["error"]) == (False, "Command exited with code 1")
+    assert results[2]["before"]["skip"] is True
+    assert results[2]["before"]["reason"].startswith("contextcrawler: deny rule git push:* in ")
+    assert results[3:] == [{}] * 3  # afterTool answered nothing: Cline's own result stays
+    env["CTXCRL_DISABLED"] = "1"
+    done = run([node, str(driver), json.dumps(calls[:3])], env, project)
+    assert json.loads(done.stdout) == [{}, {}, {}]
+
+
 def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     install = installs("opencode")
     done = run([CC_HOOK, "test", "opencode", "frobnicate --all", "--run"], install.env,
@@ -542,6 +611,87 @@ def test_cc_hook_test_runs_the_opencode_plugins_pipeline(installs):
     assert "The model receives" in done.stdout
 
 
+def pi_gate_deny(install):
+    """contextcrawler's own deny for `git push` in the shared pi install's config.toml (once:
+    a second [gate] table would make the file malformed)."""
+    path = os.path.join(install.env["CTXCRL_HOME"], "config.toml")
+    with open(path, encoding="utf-8") as f:
+        if "[gate]" in f.read():
+            return
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+
+
+PI_DRIVER = """
+import extension from %s
+const handlers = {}
+extension({ on: (name, handler) => { handlers[name] = handler } })
+const ctx = { cwd: %s }
+const results = []
+for (const [command, text, isError] of JSON.parse(process.argv[2])) {
+  const input = { command }
+  const blocked = await handlers.tool_call({ type: "tool_call", toolName: "bash",
+                                             toolCallId: "c", input }, ctx)
+  const replaced = await handlers.tool_result({ type: "tool_result", toolName: "bash",
+                                                toolCallId: "c", input, details: {}, isError,
+                                                content: [{ type: "text", text }] }, ctx)
+  results.push({ blocked: blocked ?? null, replaced: replaced ?? null })
+}
+console.log(JSON.stringify(results))
+"""
+
+
+@pytest.mark.skipif(not subprocess.run(["sh", "-c", "command -v node"],
+                                       capture_output=True).stdout, reason="needs node")
+@pytest.mark.parametrize("broken", [False, True])
+def test_pi_extension_blocks_denies_filters_results_and_never_blocks_on_a_failure(installs,
+                                                                                tmp_path,
+                                                                                broken):
+    """pi blocks a call whose `tool_call` handler throws: the extension answers a deny with
+    `{block: true}`, replaces a filtered result's content (a failure keeps pi's exit line), and
+    when its pipelines cannot run (a stage gone) it answers nothing at all."""
+    install = installs("pi")
+    pi_gate_deny(install)
+    text = (install.home / ".pi" / "agent" / "extensions" / "ctxcrl.ts").read_text()
+    if broken:  # every stage's interpreter gone: the pipelines print nothing and fail
+        text = text.replace(sys.executable, str(tmp_path / "no-python")).replace(
+            BIN + "/", str(tmp_path / "no-bin") + "/")
+    module = tmp_path / "ctxcrl.mjs"  # plain JavaScript: node loads it as it is
+    module.write_text(text)
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(PI_DRIVER % (json.dumps(str(module)), json.dumps(str(install.project))))
+    node = subprocess.run(["sh", "-c", "command -v node"], capture_output=True,
+                          text=True).stdout.strip()
+    (install.project / "test_fail.py").write_text("def test_add():\n    assert 1 + 1 == 3\n")
+    pytest_out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                 "test_fail.py"], cwd=install.project, capture_output=True,
+                                text=True)  # a real failing run, as pi's bash tool merges it
+    assert pytest_out.returncode == 1
+    calls = [["git status", STATUS_TEXT, False],
+             ["python3 -m pytest -q test_fail.py",
+              pytest_out.stdout + pytest_out.stderr + "\n\nCommand exited with code 1", True],
+             ["git -C . push origin main", "pushed\n", False],
+             ["frobnicate", "frobnicated\n", False]]
+    done = run([node, str(driver), json.dumps(calls)], install.env, install.project)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)
+    if broken:
+        assert results == [{"blocked": None, "replaced": None}] * 4
+        return
+    ok, failed, push, unknown = results
+    assert ok["blocked"] is None and failed["blocked"] is None
+    body = ok["replaced"]["content"][0]["text"]
+    assert body.startswith("On branch main\nunstaged:\n  M a.txt\n") and "[full output: " in body
+    assert set(ok["replaced"]) == {"content"}  # isError stays pi's
+    failure = failed["replaced"]["content"][0]["text"]
+    assert "test_fail.py::test_add" in failure and "1 failed" in failure
+    assert failure.endswith("\n\nCommand exited with code 1")
+    assert push["blocked"] == {"block": True,
+                               "reason": push["blocked"]["reason"]}
+    assert push["blocked"]["reason"].startswith("contextcrawler: deny rule git push:* in [gate]")
+    assert unknown == {"blocked": None, "replaced": None}
+
+
 def test_cc_hook_test_runs_pis_extension_pipeline(installs):
     install = installs("pi")
     done = run([CC_HOOK, "test", "pi", "git status"], install.env, install.project)
@@ -549,8 +699,7 @@ def test_cc_hook_test_runs_pis_extension_pipeline(installs):
     assert done.stdout.splitlines()[0] == \
         "pi runs unchanged; its output is filtered after it ran"
     # pi has no rules of its own: contextcrawler's [gate] is the only deny
-    with open(os.path.join(install.env["CTXCRL_HOME"], "config.toml"), "a") as f:
-        f.write('\n[gate]\ndeny = ["git push:*"]\n')
+    pi_gate_deny(install)
     done = run([CC_HOOK, "test", "pi", "git -C . push", "--run"], install.env, install.project)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("pi refused by deny rule git push:* in [gate]")

@@ -315,6 +315,26 @@ def test_rules_files(fake_home):
     assert os.listdir(project / ".windsurfrules") == []
 
 
+def test_an_earlier_install_that_wrote_elsewhere_is_still_taken_back(fake_home, monkeypatch):
+    """Cline's install was a rules block in .clinerules (before Cline CLI 3.0.65 was measured):
+    init now writes its plugin, and uninstall still gives .clinerules back."""
+    from cc_hook.agents import cline, windsurf
+
+    _, _, project = fake_home
+    (project / ".clinerules").write_text("Use tabs.\n")
+    with monkeypatch.context() as m:
+        m.setattr(cline, "artifacts", lambda scope, root, ctx:
+                  windsurf.rules_artifacts(root, ctx, ".clinerules"))
+        m.setattr(cline, "note_path", lambda *args: None)
+        assert init("cline", scope="project")[0] == 0
+    assert "cc-filter run" in read(project / ".clinerules")
+    assert init("cline", scope="project")[0] == 0
+    assert os.path.exists(project / ".cline" / "plugins" / "ctxcrl.js")
+    assert uninstall(scope="project")[0] == 0
+    assert read(project / ".clinerules") == "Use tabs.\n"
+    assert not os.path.exists(project / ".cline")
+
+
 def test_copilot_registers_its_post_hook_too(fake_home):
     home, _, _ = fake_home
     assert init("copilot")[0] == 0

@@ -157,6 +157,23 @@ def test_codex_foreign_hook_warns(fake_home):
     assert "another PreToolUse hook on Bash (their-guard)" in text
 
 
+def test_cline_disabled_plugin_warns(fake_home, monkeypatch):
+    home, _, _ = fake_home
+    for var in ("CLINE_DIR", "CLINE_DATA_DIR", "CLINE_GLOBAL_SETTINGS_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    _init("cline")
+    settings = home / ".cline" / "data" / "settings" / "global-settings.json"
+    _edit(settings, lambda d: d.update(toolAutoApprove=False, disabledPlugins=["/else.js"]))
+    assert _verify()[1].startswith("PASS  cline (global)"), _verify()[1]
+    plugin = str(home / ".cline" / "plugins" / "ctxcrl.js")
+    _edit(settings, lambda d: d["disabledPlugins"].append(plugin))
+    code, text = _verify()
+    assert "list the plugin ~/.cline/plugins/ctxcrl.js in disabledPlugins" in text, text
+    assert "fix: remove it from disabledPlugins" in text
+    settings.write_text("{not json")
+    assert _verify()[1].startswith("PASS  cline (global)")  # unreadable: nothing to say
+
+
 def test_malformed_client_settings_never_raise(fake_home, managed):
     _, _, project = fake_home
     _init("claude")

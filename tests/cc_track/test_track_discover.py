@@ -45,7 +45,7 @@ def test_scan_counts_bash_calls_and_skips_malformed_lines():
     commands = sorted(c.command for c in scan.calls.values())
     assert "git status" in commands and "cat app/models.py" not in commands  # Read is no Bash
     by_command = {c.command: c for c in scan.calls.values()}
-    assert by_command["uv run pytest -q"].is_error
+    assert by_command["uv run pytest -q"].failed
     assert by_command["uv run pytest -q"].output_chars > 5000  # list-form content
     # no tool_result content: the size comes from toolUseResult.stdout/stderr
     assert by_command["kubectl get pods -n staging"].output_chars > 200

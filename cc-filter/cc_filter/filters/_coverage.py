@@ -1,6 +1,7 @@
 """Coverage tables read by the test-runner filters (not a filter itself): istanbul's text
-table (`jest --coverage`, `vitest --coverage`, `nyc`, `c8`) and coverage.py's term report
-(`pytest --cov`, pytest-cov). What an agent needs of one is the files under the threshold and
+table (`jest --coverage`, `vitest --coverage`, `nyc`, `c8`), bun's (`bun test --coverage`:
+the same layout with `% Funcs` and `% Lines` only) and coverage.py's term report (`pytest
+--cov`, pytest-cov). A row's percentages are its cells under a `% …` header. What an agent needs of one is the files under the threshold and
 the totals: those rows stay (padding removed), the header too; the rows of files at or above
 the threshold (`--cov-fail-under=N` when given, else `THRESHOLD` %) and the table's rule
 lines go, counted in a marker under the table (`... (9 files at or above 80% coverage
@@ -48,6 +49,7 @@ class CoverageTable:
         self.covered = 0
         self.rules = 0
         self.rows = 0
+        self.columns = range(1, 5)  # the cells holding percentages (istanbul's four)
 
     def feed(self, stripped: str) -> list[str] | None:
         if self.kind is None:
@@ -72,9 +74,10 @@ class CoverageTable:
             return self._end() + [stripped]  # a table cut short
         cells = [cell.strip() for cell in stripped.split("|")]
         if cells[0] == "File":
+            self.columns = [i for i, cell in enumerate(cells) if cell.startswith("%")]
             return [" | ".join(cells).rstrip()]
         self.rows += 1
-        numbers = [_number(cell) for cell in cells[1:5]]
+        numbers = [_number(cells[i]) for i in self.columns if i < len(cells)]
         if cells[0] != "All files" and numbers and all(
                 n is not None and n >= self.threshold for n in numbers):
             self.covered += 1
@@ -108,6 +111,7 @@ class CoverageTable:
             out.append(omitted(self.rules, "table rule lines"))
         self.kind = None
         self.covered = self.rules = self.rows = 0
+        self.columns = range(1, 5)
         return out
 
     def finish(self) -> list[str]:

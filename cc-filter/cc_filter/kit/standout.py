@@ -17,11 +17,17 @@ head-and-tail rule. Regexes are compiled on first use.
 """
 from cc_filter.kit.lines import LazyPattern
 
+_WORDS = (r"(?:warn(?:ing)?|error|errors|err|fatal|fail(?:s|ed|ure|ing)?|exception|panic(?:ked)?"
+          r"|traceback|critical|crit|alert|emerg|denied|refused|timed out|timeout|abort(?:ed)?"
+          r"|unavailable|unreachable)\b")
+_HTTP = r"HTTP/\d(?:\.\d)?\"?\s+[45]\d\d\b"
+_STATUS = r"(?:status|code|status_code|http_status)[=: ]+\"?[45]\d\d\b"
 TELLING = LazyPattern(
-    r"(?i)\b(?:warn(?:ing)?|error|errors|err|fatal|fail(?:s|ed|ure|ing)?|exception|panic(?:ked)?"
-    r"|traceback|critical|crit|alert|emerg|denied|refused|timed out|timeout|abort(?:ed)?"
-    r"|unavailable|unreachable)\b"
-    r"|(?:HTTP/\d(?:\.\d)?\"?\s+|\b(?:status|code|status_code|http_status)[=: ]+\"?)[45]\d\d\b")
+    r"(?i)\b" + _WORDS + r"|(?:HTTP/\d(?:\.\d)?\"?\s+|\b(?:status|code|status_code|http_status)"
+    r"[=: ]+\"?)[45]\d\d\b")
+#: TELLING matched at a given place (`match(line, pos)`): where `_candidates` found one of its
+#: words — the same answer as a search of the whole line, without trying every position
+_TELLING_AT = LazyPattern(r"(?i)(?<!\w)" + _WORDS + "|" + _HTTP + r"|(?<!\w)" + _STATUS)
 _LOG_LINE = LazyPattern(
     r"^\S{0,40}?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|^\S{0,40}?\d\d:\d\d:\d\d|\[\d\d?/\w{3}/\d{4}[: ]"
     r"|\b(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\b|\blevel=\w")
@@ -72,11 +78,30 @@ def looks_like_log(lines) -> bool:
     return hits >= 0.6 * len(sample)
 
 
-def _candidates(text: str) -> list:
-    """Sorted positions in `text` of the words a telling line holds (any case)."""
-    low = text.lower()
+#: each telling word with its letters, and all their letters: a word one of whose letters the
+#: text lacks is not looked for (a letter is found at memchr speed, a word is not)
+_WORD_LETTERS = tuple((word, frozenset(word)) for word in _TELLING_WORDS)
+_LETTERS = tuple(sorted(set("".join(_TELLING_WORDS))))
+
+
+def _telling_at(line: str, at: int) -> bool:
+    """Does TELLING match `line` at `at` (a candidate word's place)? `http_status=503`: its
+    candidate word `status` is five characters in."""
+    match = _TELLING_AT.compiled.match
+    if match(line, at) is not None:
+        return True
+    return at >= 5 and line[at - 5:at].lower() == "http_" and match(line, at - 5) is not None
+
+
+def _candidates(text: str, low: str | None = None) -> list:
+    """Sorted positions in `text` (lowered: `low`) of the words a telling line holds."""
+    if low is None:
+        low = text.lower()
+    present = {letter for letter in _LETTERS if letter in low}
     found = []
-    for word in _TELLING_WORDS:
+    for word, letters in _WORD_LETTERS:
+        if not letters <= present:
+            continue
         at = low.find(word)
         while at >= 0:
             found.append(at)
@@ -155,16 +180,25 @@ class Standout:
         for i in range(min(after, len(lines))):
             self.telling.setdefault(first + i, lines[i])
         self._after = max(0, after - len(lines))
-        line_no, pos, last = 0, 0, -1
+        line_no, pos, last, line_start = 0, 0, -1, 0
         before = self._recent  # the previous block's last lines
-        for hit in _candidates(text):
-            line_no += text.count("\n", pos, hit)
+        low = text.lower()
+        exact = len(low) == len(text)  # else a lowered place is not the text's: whole lines
+        for hit in _candidates(text, low):
+            newlines = text.count("\n", pos, hit)
+            if newlines:
+                line_no += newlines
+                line_start = text.rfind("\n", 0, hit) + 1
             pos = hit
             if line_no == last:
                 continue
-            last = line_no
-            if TELLING.search(texts[line_no]) is None:
+            if exact:
+                if not _telling_at(texts[line_no], hit - line_start):
+                    continue  # another word of this line may tell
+            elif TELLING.search(texts[line_no]) is None:
+                last = line_no
                 continue
+            last = line_no
             start = max(0, line_no - self.neighbours)
             recent = before + [(first + j, lines[j]) for j in range(start, line_no)]
             self._recent = recent[len(recent) - self.neighbours:] if self.neighbours else []

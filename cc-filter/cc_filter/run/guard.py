@@ -388,18 +388,27 @@ class OutputGuard:
             o.output_chars = len(consumer.apply(stages, text.encode("utf-8", "replace"))
                                  .decode("utf-8", "replace"))
             return
-        if stages[0][0] == "tail":
-            text = consumer.for_tail(text)
-        data = text.encode("utf-8", "replace")
-        ours_cut = consumer.apply(stages, data).decode("utf-8", "replace")
-        missing = consumer.missing_facts(raw_cut.decode("utf-8", "replace"), ours_cut,
-                                         every_line=self.filter_name == "grep")
+        raw_text = raw_cut.decode("utf-8", "replace")
+        every_line = self.filter_name == "grep"
         o.raw_chars = raw_chars
-        if missing or estimate_tokens(len(ours_cut)) >= estimate_tokens(raw_chars):
+        if stages[0][0] == "tail":
+            fitted = consumer.fit_tail(text, stages, raw_text, every_line)
+            why = "consumer-facts"
+        else:
+            ours_cut = consumer.apply(stages, text.encode("utf-8", "replace")).decode(
+                "utf-8", "replace")
+            missing = consumer.missing_facts(raw_text, ours_cut, every_line)
+            fitted = None if missing else (text, ours_cut)
+            why = "consumer-facts" if missing else "consumer-never-worse"
+            if fitted and estimate_tokens(len(ours_cut)) >= estimate_tokens(raw_chars):
+                fitted = None
+        if fitted is None:
             o.mode = "raw"
-            o.reasons.append("consumer-facts" if missing else "consumer-never-worse")
+            o.reasons.append(why)
             o.output_chars = raw_chars
             return
+        text, ours_cut = fitted
+        data = text.encode("utf-8", "replace")
         out = SpillBuffer()
         out.write(data)
         o._out = out

@@ -143,7 +143,7 @@ def ask_again_hint(command) -> str:
     the client's own offer, `Bash(python3 *)`), and the file the client would have saved it
     in. With that rule the gate allows the command and it runs filtered, unasked. Nothing
     for a compound command (one rule does not cover it)."""
-    from ..coverage import SHELL_OPERATORS, rule_prefix
+    from ..allow_rule import SHELL_OPERATORS, rule_prefix
 
     if not isinstance(command, str) or any(op in command for op in SHELL_OPERATORS):
         return ""
@@ -167,7 +167,7 @@ def artifacts(scope: str, root: str, ctx) -> list:
     from ..hook_script import template
 
     if scope == "global":
-        base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(ctx.user_home, CONFIG_DIR)
+        base = user_dir(ctx.user_home)
     else:
         base = os.path.join(root, CONFIG_DIR)
     note_dir = base if scope == "global" else root
@@ -184,6 +184,15 @@ def artifacts(scope: str, root: str, ctx) -> list:
                            for event in (EVENT_NAME, SKILL_EVENT)],
                           f"hooks.{EVENT_NAME} and hooks.{SKILL_EVENT} (matcher Bash)"),
     ]
+
+
+def user_dir(user_home: str | None = None) -> str:
+    """Claude Code's own folder: `$CLAUDE_CONFIG_DIR`, else `.claude` in `user_home` (default:
+    the user's home folder)."""
+    import os
+
+    return os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(
+        user_home or os.path.expanduser("~"), CONFIG_DIR)
 
 
 def installed_client_version():
@@ -234,9 +243,7 @@ def transcript_dir() -> str:
     """`$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`."""
     import os
 
-    base = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"),
-                                                                CONFIG_DIR)
-    return os.path.join(base, "projects")
+    return os.path.join(user_dir(), "projects")
 
 
 def read_transcript(path: str, history):

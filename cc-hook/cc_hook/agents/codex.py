@@ -133,10 +133,17 @@ def transcript_result(path: str, call_id: str):
 
 # -- install (cold path: imports inside)
 
-def codex_home(ctx) -> str:
+def user_dir(user_home: str | None = None) -> str:
+    """Codex's own folder: `$CODEX_HOME`, else `.codex` in `user_home` (default: the user's
+    home folder)."""
     import os
 
-    return os.environ.get("CODEX_HOME") or os.path.join(ctx.user_home, CONFIG_DIR)
+    return os.environ.get("CODEX_HOME") or os.path.join(user_home or os.path.expanduser("~"),
+                                                        CONFIG_DIR)
+
+
+def codex_home(ctx) -> str:
+    return user_dir(ctx.user_home)
 
 
 def artifacts(scope: str, root: str, ctx) -> list:
@@ -179,8 +186,7 @@ def note_path(scope: str, root: str, user_home: str) -> str | None:
     import os
 
     if scope == "global":
-        base = os.environ.get("CODEX_HOME") or os.path.join(user_home, CONFIG_DIR)
-        return os.path.join(base, INSTRUCTIONS_FILE)
+        return os.path.join(user_dir(user_home), INSTRUCTIONS_FILE)
     return os.path.join(root, INSTRUCTIONS_FILE)
 
 
@@ -189,8 +195,7 @@ def transcript_dir() -> str:
     """`$CODEX_HOME/sessions`, else `~/.codex/sessions`."""
     import os
 
-    return os.path.join(os.environ.get("CODEX_HOME")
-                        or os.path.join(os.path.expanduser("~"), CONFIG_DIR), "sessions")
+    return os.path.join(user_dir(), "sessions")
 
 
 def read_transcript(path: str, history):

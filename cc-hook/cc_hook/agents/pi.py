@@ -39,6 +39,9 @@ NO_OUTPUT = "(no output)"
 EXITED = "Command exited with code "
 STATUS_GAP = "\n\n"
 FULL_OUTPUT = " Full output: "
+#: How pi 0.73.1 names the file with a truncated command's whole output (in its temp folder).
+TEMP_PREFIX = "pi-bash-"
+TEMP_SUFFIX = ".log"
 
 
 def split_status(text: str):
@@ -55,10 +58,15 @@ def split_status(text: str):
     return text[:max(at - len(STATUS_GAP), 0)], int(code), status
 
 
-def full_output_path(output: str, details) -> str | None:
+def full_output_path(output: str, details, failed: bool) -> str | None:
     """The file pi saved the whole output in, when the text it shows was truncated: the path its
-    notice `[Showing … Full output: <file>]` ends with (`details.fullOutputPath` says the same
-    for a success); "" when the output was not truncated; None when the notice is unreadable."""
+    notice `[Showing … Full output: <file>]` ends with; "" when the output was not truncated;
+    None when the notice cannot be trusted (the output is then left alone).
+
+    The notice is text a command could print itself (a commit message, a file it shows), so it
+    is believed only as pi wrote it: for a success pi's `details.fullOutputPath` names the
+    same file (without it, the notice is just text); a failure loses `details`, so there the
+    file must be one pi names its own way, `pi-bash-<16 hex digits>.log`."""
     if not output.endswith("]"):
         return ""
     line = output[output.rfind("\n") + 1:]
@@ -66,9 +74,16 @@ def full_output_path(output: str, details) -> str | None:
         return ""
     path = line[line.rfind(FULL_OUTPUT) + len(FULL_OUTPUT):-1]
     saved = details.get("fullOutputPath") if isinstance(details, dict) else None
-    if isinstance(saved, str) and saved:
+    if not failed:
+        if not isinstance(saved, str) or not saved:
+            return ""  # pi did not truncate: the notice is the command's own text
         return saved if saved == path else None
-    return path or None
+    name = path[path.rfind("/") + 1:]
+    digits = name[len(TEMP_PREFIX):-len(TEMP_SUFFIX)]
+    if path.startswith("/") and name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX) \
+            and len(digits) == 16 and all(c in "0123456789abcdef" for c in digits):
+        return path
+    return None
 
 
 def decode(event: dict) -> dict | None:
@@ -99,7 +114,7 @@ def decode(event: dict) -> dict | None:
         return None
     if not text or text == NO_OUTPUT:
         return None
-    path = full_output_path(text, event.get("details"))
+    path = full_output_path(text, event.get("details"), status is not None)
     if path is None:
         return None
     from ..post import result_record

@@ -7,13 +7,15 @@
 // — a deny skips the call (the model gets the reason).
 // afterTool, each command's entry: cc-hook decode | cc-filter result | cc-hook encode — the
 // compacted text (after Cline's exit-code line) replaces the entry's `result`, which is what
-// the model receives. Whatever fails, @@CLIENT@@'s own result stays.
+// the model receives. Whatever fails, @@CLIENT@@'s own result stays. @@CLIENT@@ waits 3 s for a
+// plugin's hook (and goes on without its answer): each hook spends at most BUDGET_MS.
 import { spawnSync } from "node:child_process"
 import { relative, isAbsolute } from "node:path"
 
 const PRE = @@PRE@@
 const POST = @@POST@@
 const TOOL = "run_commands"
+const BUDGET_MS = 2500
 let root
 
 function answer(pipeline, event, cwd, timeout) {
@@ -79,10 +81,13 @@ export default {
     beforeTool(ctx) {
       if (off(ctx?.tool?.name)) return undefined
       const cwd = folder()
+      const end = Date.now() + BUDGET_MS
       for (const command of commands(ctx.input)) {
         const text = spelled(command)
         if (typeof text !== "string" || text.trim() === "") continue
-        const result = answer(PRE, { hook: "beforeTool", tool: TOOL, cwd, command: text }, cwd, 5000)
+        const left = end - Date.now()
+        if (left < 50) break
+        const result = answer(PRE, { hook: "beforeTool", tool: TOOL, cwd, command: text }, cwd, left)
         if (result?.decision === "deny") {
           return { skip: true, reason: result.reason ?? "contextcrawler: denied by a deny rule" }
         }
@@ -95,14 +100,16 @@ export default {
       const list = commands(ctx.input)
       if (list.length !== output.length) return undefined
       const cwd = folder()
+      const end = Date.now() + BUDGET_MS
       let changed = false
       const entries = output.map((entry, i) => {
         const command = list[i]
+        const left = end - Date.now()
         if (typeof command !== "string" || typeof entry?.result !== "string" ||
-            entry.query !== shown(command)) return entry
+            entry.query !== shown(command) || left < 50) return entry
         const event = { hook: "afterTool", tool: TOOL, cwd, command, result: entry.result,
                         success: entry.success }
-        const result = answer(POST, event, cwd, 10000)
+        const result = answer(POST, event, cwd, left)
         if (typeof result?.result !== "string" || result.result === "") return entry
         changed = true
         return { ...entry, result: result.result }

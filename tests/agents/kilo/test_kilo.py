@@ -7,9 +7,10 @@ changes the command, its `tool.execute.before` may only add a deny, and `tool.ex
 replaces what the model receives with the compacted output. Rules are Kilo's own
 `permission.bash` in the user's ~/.config/kilo/kilo.json (over Kilo's default `"*": "ask"`)
 and the project's .kilo/kilo.json. The table and the tests are OpenCode's
-(postexec.PluginTable); the driver is OpenCode's too (postexec.plugin_client).
+(postexec.PluginTable), the build rows included; the driver is OpenCode's too
+(postexec.plugin_client).
 """
-from postexec import PLUGIN_PROJECT_RULES, PLUGIN_RULES, PluginTable, plugin_client
+from postexec import PLUGIN_PROJECT_RULES, PLUGIN_RULES, BuildRows, PluginTable, plugin_client
 
 ENV = {"KILO_DISABLE_MODELS_FETCH": "1", "KILO_DISABLE_AUTOUPDATE": "1",
        "KILO_DISABLE_LSP_DOWNLOAD": "1", "KILO_DISABLE_DEFAULT_PLUGINS": "1",
@@ -19,6 +20,6 @@ ENV = {"KILO_DISABLE_MODELS_FETCH": "1", "KILO_DISABLE_AUTOUPDATE": "1",
 CONFIG = {"autoupdate": False, "share": "disabled", "permission": PLUGIN_RULES}
 
 
-class TestKilo(PluginTable):
+class TestKilo(BuildRows, PluginTable):
     CLIENT = plugin_client("kilo", ".config/kilo/kilo.json", ".kilo/kilo.json", CONFIG,
                            PLUGIN_PROJECT_RULES, ENV)

@@ -1,5 +1,5 @@
 """The coverage tables the test-runner filters cut (filters/_coverage.py): rows from the
-captured jest --coverage and pytest --cov fixtures."""
+captured jest --coverage, bun test --coverage and pytest --cov fixtures."""
 from cc_filter.filters._coverage import THRESHOLD, CoverageTable, threshold_of
 
 PYCOV = """\
@@ -10,6 +10,17 @@ shop/coupon.py         8      5    38%   6-10
 shop/stock.py          8      1    88%   6
 ------------------------------------------------
 TOTAL                 96     15    84%"""
+
+
+BUN = """\
+-----------------|---------|---------|-------------------
+File             | % Funcs | % Lines | Uncovered Line #s
+-----------------|---------|---------|-------------------
+All files        |   91.67 |   81.25 |
+ src/cart.js     |  100.00 |  100.00 | 
+ src/coupon.js   |   66.67 |   25.00 | 5-7,9-10,12
+ src/label.js    |  100.00 |   75.00 | 3
+-----------------|---------|---------|-------------------"""
 
 
 def _cut(table, text):
@@ -40,3 +51,12 @@ def test_a_line_that_is_no_table_is_left_to_the_filter():
     table = CoverageTable()
     assert table.feed("Tests:       21 passed, 21 total") is None
     assert table.feed("| a | b |") is None  # a markdown row is no istanbul rule
+
+
+def test_bun_has_two_percent_columns_and_a_file_passes_on_both():
+    """bun's table has `% Funcs` and `% Lines` only: a file is covered when both reach the
+    threshold (its empty `Uncovered` cell is no percentage)."""
+    assert _cut(CoverageTable(), BUN) == [
+        "File | % Funcs | % Lines | Uncovered Line #s", "All files | 91.67 | 81.25 |",
+        "src/coupon.js | 66.67 | 25.00 | 5-7,9-10,12", "src/label.js | 100.00 | 75.00 | 3",
+        "... (1 file at or above 80% coverage omitted)", "... (3 table rule lines omitted)"]

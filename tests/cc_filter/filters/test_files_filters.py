@@ -324,3 +324,27 @@ def test_read_of_long_source_code_keeps_head_and_tail_only():
     out, _ = run(read.Read, ["cat", "big.py"], "\n".join(lines) + "\n")
     assert out == lines[:200] + ["... lines 201–2950 omitted (sed -n '201,2950p' big.py)"] + \
         lines[-50:]
+
+
+def test_grep_past_its_file_limit_counts_files_not_matches():
+    raw = "".join(f"f{i:03d}.py:{j}:hit {j}\n" for i in range(grep.FILE_LIMIT + 5)
+                  for j in range(1, 4))
+    out, f = run(grep.Grep, ["grep", "-rn", "hit", "."], raw)
+    assert "... (5 files with 15 matches omitted)" in out and f.dropped
+
+
+@pytest.mark.parametrize("argv", [["grep", "-rn", "hit", "."], ["grep", "-n", "hit", "app.log"]])
+def test_grep_fed_in_chunks_answers_as_fed_line_by_line(argv):
+    """The runner hands chunks (`feed_lines`, the fast path of a 1M-match search); the answer
+    is the one `feed` line by line gives: every picked telling line, every count."""
+    prefix = "app.log:" if "-rn" in argv else ""
+    lines = [f"{prefix}{j}:2026-05-01 DEBUG hit {j} \x1b[1mtrace\x1b[0m={j * 7919 % 100000:05x}"
+             for j in range(1, 9001)]
+    lines[4321] = f"{prefix}4322:2026-05-01 ERROR hit failed: disk full"
+    by_line = grep.Grep(argv)
+    one = [x for line in lines for x in by_line.feed(line)] + list(by_line.finish(0))
+    by_chunk = grep.Grep(argv)
+    chunked = [x for at in range(0, len(lines), 777)
+               for x in by_chunk.feed_lines(lines[at:at + 777])] + list(by_chunk.finish(0))
+    assert chunked == one and any("ERROR hit failed: disk full" in x for x in one)
+    assert by_chunk.dropped == by_line.dropped

@@ -11,7 +11,10 @@ total` and `Time:`), and unrecognised lines (`No tests found`).
 Drops: `PASS path` lines, the generic matcher signature line (`expect(received).toBe(expected)
 // Object.is equality`: the source line shows the call), `✓` / `✕` test lines and describe
 headings of --verbose (the `●` blocks name every failing test), code-frame context lines and `^`
-markers, stack frames inside node_modules / node:internal, console output of passing suites,
+markers, stack frames inside node_modules / node:internal (but a block's first one when the
+block has no frame of the project's and no `>` line: an error a library raised from its own
+callback),
+console output of passing suites,
 `Ran all test suites.` (the `Test Suites:` total says so). Each kind is counted: in a passing
 run just before `Test Suites:` (`... (16 passing suites omitted)`, `... (48 passing tests
 omitted)`, `describe headings`, `console lines of passing suites`, lines past the caps); in a
@@ -62,6 +65,9 @@ class Jest(JsTestReport):
         self.in_console = False
         self.notable = 0
         self.pending_code: tuple[str, str] | None = None  # the `> 6 | code` line of a block
+        #: a block's first node_modules / node: frame, shown at the block's end when the block
+        #: showed no frame of the project's (an error a library raised from its own timer)
+        self.held_frame: str | None = None
         self.in_listing = False  # between `PASS/FAIL file` and the file's first `●` block
         self.failed = False  # a suite or test failed: the counts are one marker at the end
 
@@ -74,6 +80,7 @@ class Jest(JsTestReport):
             return
         if line.startswith(("PASS ", "FAIL ")):
             yield from self._flush_code()
+            yield from self._end_block()
             self.suite_failed = line.startswith("FAIL")
             self.failed = self.failed or self.suite_failed
             self.in_block = self.in_console = False
@@ -85,6 +92,7 @@ class Jest(JsTestReport):
             return
         if line.startswith(("Test Suites:", "Tests:", "Snapshots:", "Time:")):
             yield from self._flush_code()
+            yield from self._end_block()
             self.in_block = self.in_console = self.in_listing = False
             self.failed = self.failed or " failed," in line
             if line.startswith("Test Suites:") and not self.failed:
@@ -104,12 +112,14 @@ class Jest(JsTestReport):
             return
         if stripped.startswith("● "):
             yield from self._flush_code()
+            yield from self._end_block()
             self.in_block, self.in_console, self.in_listing = True, False, False
             self.failed = True
             self.block_lines = self.frames = 0
             yield stripped
             return
         if stripped.startswith("console.") and " " not in stripped:
+            yield from self._end_block()
             self.in_block, self.in_console = False, True
             self.console = 0
             if self.suite_failed:
@@ -158,12 +168,15 @@ class Jest(JsTestReport):
             if stripped.startswith(">"):
                 number, _, code = stripped[1:].partition("|")
                 self.pending_code = (number.strip(), code.strip())
+                self.held_frame = None  # the code frame shows the failing line: no need
             else:
                 self.count("code-frame lines")
             return
         if stripped.startswith("at "):
             if _library_frame(stripped) or self.frames >= _FRAMES:
                 self.count("stack frames")
+                if self.held_frame is None and not self.frames and self.pending_code is None:
+                    self.held_frame = stripped
                 return
             self.frames += 1
             location = stripped.rsplit("(", 1)[-1].rstrip(")") if stripped.endswith(")") \
@@ -185,6 +198,14 @@ class Jest(JsTestReport):
         yield from self._flush_code()
         yield from self.block_line(line[4:] if line.startswith("    ") else line.strip())
 
+    def _end_block(self):
+        """A block that showed no project frame and no `>` line keeps its first library frame:
+        the only place the error names (`at Timeout._onTimeout (node_modules/lib/index.js:8:61)`)."""
+        held, self.held_frame = self.held_frame, None
+        if held is not None and self.in_block and not self.frames:
+            self.count("stack frames", -1)
+            yield from self.block_line(held)
+
     def _flush_code(self):
         if self.pending_code is not None:
             number, code = self.pending_code
@@ -193,5 +214,6 @@ class Jest(JsTestReport):
 
     def finish(self, exit_code: int):
         yield from self._flush_code()
+        yield from self._end_block()
         yield from self.coverage.finish()
         yield from self.dropped_note(self.failed or exit_code != 0)

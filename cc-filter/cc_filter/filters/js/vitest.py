@@ -6,12 +6,15 @@ Received:` pair whose values the error line already states —, `Caused by:`, an
 stack frame joined with its source line: `test/a.test.ts:6:56: expect(total(x)).toBe(100)`), the
 `× test` / `→ message` lines of failing tests when no such section follows, skipped tests
 (capped), console output of failing tests (capped), `Test Files …` / `Tests …` / `Errors …`
-verbatim, unrecognised lines. Paths under the project folder named by the RUN banner are shown
-relative to it.
+verbatim, a `--coverage` table's header, totals and files under 80% (`_coverage.py`: the
+others and the table's rules counted under it; vitest prints it on a failed run only with
+`--coverage.reportOnFailure`), unrecognised lines. Paths under the project folder named by
+the RUN banner are shown relative to it.
 Drops: the `RUN v3.2.7 /path` banner, `✓` lines of passing files and tests, the TAP lines
 a `node:test` file prints for its passing tests (`ok 1 - name` and its `duration_ms` block), the per-file
 `❯ file (4 tests | 4 failed)` lines, code-frame context lines and `^` markers, frames inside
-node_modules, `⎯⎯⎯` rulers, `Start at` and `Duration`, chai's `// Object.is equality` note.
+node_modules, `⎯⎯⎯` rulers, `Start at`, `Duration` and `Coverage enabled with v8`, chai's
+`// Object.is equality` note.
 Each kind is counted at the end: in a passing run one marker per kind (`... (10 passing files
 omitted)`, `passing tests`, `banner/timing lines`, `node:test TAP lines`, lines past the caps),
 in a run with failures one for all (`... (58 listing and frame/diff lines omitted)`: also the
@@ -19,8 +22,10 @@ in a run with failures one for all (`... (58 listing and frame/diff lines omitte
 unchanged lines of a diff that only open or close its outer brackets: `{`, `],`).
 Passes everything through for json / junit / tap reporters, `vitest list`, `--help`,
 `--version`. Injects nothing. Tested with vitest 3.2.7 on vite 7 and Node 20 (default and
---reporter=verbose, assertion failures, an import error in a test file).
+--reporter=verbose, assertion failures, an import error in a test file, --coverage with
+@vitest/coverage-v8 3.2.7).
 """
+from cc_filter.filters._coverage import CoverageTable
 from cc_filter.filters.js._js_test import JsTestReport, reporters
 
 _MACHINE_REPORTERS = ("json", "junit", "tap", "tap-flat", "hanging-process", "html", "blob")
@@ -65,8 +70,17 @@ class Vitest(JsTestReport):
         self.tap_block: bool | None = None  # inside a TAP YAML block: kept (True) or dropped
         self.tap_failing = False
         self.failed = False  # a test or file failed: the counts are one marker
+        self.coverage = CoverageTable()
 
     def feed_trimmed(self, line: str, stripped: str):
+        table = self.coverage.feed(stripped)
+        if table is not None:  # `--coverage`: the files under the threshold and the totals
+            yield from self._flush_location()
+            yield from table
+            return
+        if stripped.startswith("Coverage enabled with "):
+            self.count("banner/timing lines")
+            return
         if stripped.startswith("⎯"):
             yield from self._flush_location()
             self.count("ruler lines")
@@ -258,6 +272,7 @@ class Vitest(JsTestReport):
 
     def finish(self, exit_code: int):
         yield from self._flush_location()
+        yield from self.coverage.finish()
         for name, line in self.failing:
             if not self._reported(name):
                 yield line
