@@ -147,6 +147,17 @@ def decide(command: str, rules, transparent_prefixes=(), auto_allowed=None,
     return GateDecision(ALLOW, f"allow rules {described}", used[0])
 
 
+
+def deny_only(command: str, rules, prefixes, why) -> GateDecision:
+    """The verdict for an agent the hook may only refuse for (it filters after execution, or
+    its hook cannot rewrite): a deny stands; anything else is "ask", which the encoders answer
+    with nothing, so the client decides on the unchanged command. `why(verdict)` words the
+    reason from the verdict `decide` reached."""
+    verdict = decide(command, rules, prefixes)
+    if verdict.decision == DENY:
+        return verdict
+    return GateDecision(ASK, why(verdict))
+
 def _first_match(rules, spellings):
     for rule in rules:
         for text in spellings:

@@ -340,6 +340,13 @@ def add_settings_permissions(rules: RuleSet, paths, tools, lenient: bool = False
         add_permissions(rules, settings.get("permissions"), tools, source)
 
 
+def config_rules() -> RuleSet:
+    """contextcrawler's `[gate]` alone: the rules of an agent that has none of its own."""
+    rules = RuleSet()
+    add_config(rules)
+    return rules
+
+
 def add_config(rules: RuleSet) -> None:
     """contextcrawler's own `[gate] allow / ask / deny` (config.toml), for every agent."""
     from ctxcrl import config, home

@@ -15,7 +15,7 @@ rules deny a peeled spelling of a segment, and "ask" (no answer: Cline decides o
 command) for everything else. It never answers allow. Imports only the gate's own modules.
 """
 from .. import decision
-from ..rules import ASK, DENY, RuleSet, add_config
+from ..rules import RuleSet, config_rules
 
 NAME = "cline"
 #: Cline's shell tool (it has no rules naming it).
@@ -23,14 +23,10 @@ SHELL_TOOLS = ("run_commands",)
 
 
 def load_rules(cwd: str) -> RuleSet:
-    rules = RuleSet()
-    add_config(rules)
-    return rules
+    return config_rules()
 
 
 def decide(command: str, rules: RuleSet, record=None, prefixes=()):
-    verdict = decision.decide(command, rules, prefixes)
-    if verdict.decision == DENY:
-        return verdict
-    return decision.GateDecision(ASK, "Cline decides (it has no command rules, and filters "
-                                      "after execution: the command is not changed)")
+    return decision.deny_only(command, rules, prefixes, lambda verdict: (
+        "Cline decides (it has no command rules, and filters after execution: the command is "
+        "not changed)"))

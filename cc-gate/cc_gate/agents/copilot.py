@@ -117,9 +117,6 @@ def load_rules(cwd: str) -> RuleSet:
 
 
 def decide(command: str, rules: RuleSet, record=None, prefixes=()):
-    verdict = decision.decide(command, rules, prefixes)
-    if verdict.decision == DENY:
-        return verdict
-    reason = verdict.reason if verdict.decision == ASK else "Copilot decides"
-    return decision.GateDecision(ASK, f"{reason} (Copilot filters after execution: "
-                                      "the command is not changed)")
+    return decision.deny_only(command, rules, prefixes, lambda verdict: (
+        f"{verdict.reason if verdict.decision == ASK else 'Copilot decides'} (Copilot filters "
+        "after execution: the command is not changed)"))

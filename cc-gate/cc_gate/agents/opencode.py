@@ -291,9 +291,6 @@ def _last_match_is(rule: BashRule, ordered: list):
 
 
 def decide(command: str, rules: RuleSet, record=None, prefixes=(), label: str = "OpenCode"):
-    verdict = decision.decide(command, rules, prefixes)
-    if verdict.decision == DENY:
-        return verdict
-    reason = verdict.reason if verdict.decision == ASK else f"{label} decides"
-    return decision.GateDecision(ASK, f"{reason} ({label} filters after execution: "
-                                      "the command is not changed)")
+    return decision.deny_only(command, rules, prefixes, lambda verdict: (
+        f"{verdict.reason if verdict.decision == ASK else label + ' decides'} ({label} filters "
+        "after execution: the command is not changed)"))

@@ -10,7 +10,7 @@ segment, and "ask" (no answer: pi runs the command unchanged) for everything els
 answers allow, so no running-client flag needs reading. Imports nothing heavy.
 """
 from .. import decision
-from ..rules import ASK, DENY, RuleSet, add_config
+from ..rules import RuleSet, config_rules
 
 NAME = "pi"
 #: pi's shell tool (what `[gate]` rules call a shell command are its own names).
@@ -19,15 +19,10 @@ SHELL_TOOLS = ("bash",)
 
 def load_rules(cwd: str) -> RuleSet:
     """contextcrawler's `[gate]` alone: pi itself reads no permission rules."""
-    rules = RuleSet()
-    add_config(rules)
-    return rules
+    return config_rules()
 
 
 def decide(command: str, rules: RuleSet, record=None, prefixes=()):
-    verdict = decision.decide(command, rules, prefixes)
-    if verdict.decision == DENY:
-        return verdict
-    return decision.GateDecision(ASK, "pi has no permission rules and runs every command; "
-                                        "its output is filtered after it ran ("
-                                        + verdict.reason + ")")
+    return decision.deny_only(command, rules, prefixes, lambda verdict: (
+        "pi has no permission rules and runs every command; its output is filtered after it "
+        f"ran ({verdict.reason})"))

@@ -17,7 +17,7 @@ allow, so the approval mode and the flags of the running client need not be read
 import os
 
 from .. import decision
-from ..rules import ASK, DENY, RuleSet, add_config, add_settings_permissions, \
+from ..rules import RuleSet, add_config, add_settings_permissions, \
     find_project_dir, home_dir
 
 NAME = "qwen"
@@ -47,8 +47,5 @@ def load_rules(cwd: str) -> RuleSet:
 
 
 def decide(command: str, rules: RuleSet, record=None, prefixes=()):
-    verdict = decision.decide(command, rules, prefixes)
-    if verdict.decision == DENY:
-        return verdict
-    return decision.GateDecision(ASK, "Qwen Code's hook cannot rewrite a command: the client "
-                                      "decides (" + verdict.reason + ")")
+    return decision.deny_only(command, rules, prefixes, lambda verdict: (
+        f"Qwen Code's hook cannot rewrite a command: the client decides ({verdict.reason})"))

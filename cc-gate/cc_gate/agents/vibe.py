@@ -25,7 +25,7 @@ Imports `tomllib` only when a config.toml exists.
 import os
 
 from .. import decision
-from ..rules import ASK, DENY, Rule, RuleSet, add_config, display_path, prefix_matcher, \
+from ..rules import DENY, Rule, RuleSet, add_config, display_path, prefix_matcher, \
     read_cached
 
 NAME = "vibe"
@@ -121,8 +121,5 @@ def load_rules(cwd: str) -> RuleSet:
 
 
 def decide(command: str, rules: RuleSet, record=None, prefixes=()):
-    verdict = decision.decide(command, rules, prefixes)
-    if verdict.decision == DENY:
-        return verdict
-    return decision.GateDecision(ASK, f"{verdict.reason} (Vibe filters after execution: the "
-                                      "command is not changed)")
+    return decision.deny_only(command, rules, prefixes, lambda verdict: (
+        f"{verdict.reason} (Vibe filters after execution: the command is not changed)"))
