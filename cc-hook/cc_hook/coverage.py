@@ -267,7 +267,8 @@ def for_installs(installs: list, say, cwd: str | None = None) -> None:
         install, _where = found
         where = install.get("root") if install.get("scope") == "project" else cwd
         try:
-            report(agent, where or cwd, filters_after(install_texts(install)), say)
+            report(agent, where or cwd, filters_after(install_texts(install), agent),
+                   say)
         except Exception as exc:  # a measure that fails must not fail init or verify
             say(f"{agent}: cannot tell ({type(exc).__name__}: {exc})")
 

@@ -6,11 +6,6 @@ on the real clients). Cold path.
 """
 import json
 
-AFTER_EVENTS = ("tool.execute.after", "postToolUse", "PostToolUse", 'pi.on("tool_result"',
-                "afterTool", 'type = "post_tool"')
-"""How an installed hook file names the after-execution event (OpenCode's plugin, Copilot's
-hooks file, pi's extension, Cline's plugin, Vibe's hooks.toml): an install that registers one
-filters the output after the command ran."""
 
 FILTERED = "filtered"
 """Runs the rewritten command without asking."""
@@ -74,9 +69,16 @@ def parse_answer(text: str):
     return answer if isinstance(answer, dict) and answer else None
 
 
-def filters_after(texts) -> bool:
-    """Whether the installed files (their texts) register an after-execution filter."""
-    return any(text and any(event in text for event in AFTER_EVENTS) for text in texts)
+def filters_after(texts, agent: str) -> bool:
+    """Whether the installed files (their texts) register `agent`'s after-execution filter:
+    its module's `AFTER_MARK`, how its installed file names that event (none: it has none)."""
+    from .agents import load
+
+    try:
+        mark = getattr(load(agent), "AFTER_MARK", None)
+    except KeyError:
+        return False
+    return bool(mark) and any(text and mark in text for text in texts)
 
 
 def opencode_outcome(result: dict | None, original: str, after: bool) -> Outcome:

@@ -137,7 +137,7 @@ def test(agent: str, command: str, cwd: str | None = None,
         return 1
     install, where = found
     texts = install_texts(install)
-    after = filters_after(texts)
+    after = filters_after(texts, agent)
     if agent in PLUGIN_AGENTS:
         plugin = next((f.get("path") for f in install.get("files", [])
                        if f.get("kind") == "plugin"), None)

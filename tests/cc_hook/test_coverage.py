@@ -61,7 +61,7 @@ def installed(fake_home, tmp_path, monkeypatch):
 
 def _measure(agent, project):
     found = manifest.installed(agent, str(project))
-    after = filters_after(manifest.install_texts(found[0]))
+    after = filters_after(manifest.install_texts(found[0]), agent)
     return coverage.measure(agent, str(project), after), after
 
 
@@ -86,7 +86,7 @@ def test_the_measure_is_what_the_installed_hook_answers(installed, agent):
     sample = ["git status", "ls -la", "pytest -q", "npm install", "git push", "echo done",
               "cd src && ls", "cargo test"]
     found = manifest.installed(agent, str(project))
-    after = filters_after(manifest.install_texts(found[0]))
+    after = filters_after(manifest.install_texts(found[0]), agent)
     for command in sample:
         with coverage._DefaultClient(agent):  # as measure() judges: the default start
             verdict = coverage.judge(agent, command, str(project), after)

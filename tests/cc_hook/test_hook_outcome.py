@@ -95,8 +95,12 @@ def test_every_kind_has_words():
 
 def test_without_an_after_hook_no_answer_leaves_the_output_unfiltered():
     assert outcome_of("copilot", "", ORIGINAL, after=False).kind == CLIENT_DECIDES
-    assert filters_after(['{"hooks": {"postToolUse": [{"command": "x"}]}}'])
-    assert not filters_after(['{"hooks": {"PreToolUse": []}}', None])
+    assert filters_after(['{"hooks": {"postToolUse": [{"command": "x"}]}}'], "copilot")
+    assert not filters_after(['{"hooks": {"PreToolUse": []}}', None], "copilot")
+    # an agent's own mark only: Claude Code has no after-execution filter of ours
+    assert not filters_after(['{"hooks": {"PostToolUse": [{"command": "x"}]}}'], "claude")
+    assert filters_after(['{"hooks": {"PostToolUse": [{"command": "x"}]}}'], "codex")
+    assert not filters_after(['anything'], "nobody")
 
 
 @pytest.mark.parametrize("result, after, kind", [

@@ -351,3 +351,50 @@ def _usage(message, entry, ts, usage: dict, session) -> None:
                        count(counts.get("cache_read_input_tokens")),
                        count(counts.get("cache_creation_input_tokens")))
     session.used(model)
+
+
+def _settings_files(install: dict, user_home: str, cwd: str) -> list:
+    """The settings files Claude Code reads for this install, with their level."""
+    import os
+
+    from cc_gate.agents import claude as claude_gate
+
+    from ..client_check import project_roots
+
+    base = user_dir(user_home)
+    files = [(p, "managed") for p in claude_gate.managed_files()]
+    files.append((os.path.join(base, "settings.json"), "user"))
+    for root in project_roots(install, cwd, user_home):
+        files.append((os.path.join(root, ".claude", "settings.json"), "project"))
+        files.append((os.path.join(root, ".claude", "settings.local.json"), "local"))
+    return files
+
+
+def check_client(install: dict, finding, user_home: str, cwd: str) -> None:
+    """`cc-hook verify`: settings that switch the hook off, another PreToolUse hook on Bash,
+    an `env` block overriding contextcrawler's variables."""
+    from ..client_check import env_findings, foreign_hooks, read_json, short
+
+    for path, level in _settings_files(install, user_home, cwd):
+        settings = read_json(path)
+        if settings is None:
+            continue
+        where = f"{level} settings {short(path)}"
+        if settings.get("disableAllHooks") is True:
+            fix = ("ask whoever manages this machine's Claude Code policy" if level == "managed"
+                   else f"remove \"disableAllHooks\" from {short(path)}")
+            finding.fail(f"{where} sets \"disableAllHooks\": true: Claude Code runs no hook, "
+                         f"so nothing is filtered; fix: {fix}")
+        if level == "managed" and settings.get("allowManagedHooksOnly") is True:
+            finding.fail(f"{where} sets \"allowManagedHooksOnly\": true: Claude Code runs only "
+                         "managed hooks, not contextcrawler's; fix: ask whoever manages this "
+                         "machine's Claude Code policy to add the hook there")
+        for command in foreign_hooks(settings, "PreToolUse", "Bash"):
+            finding.warn(f"{where} registers another PreToolUse hook on Bash ({command}): "
+                         "Claude Code runs both at once and keeps the updatedInput of the one "
+                         "that finishes last, so a command may run unfiltered or as the other "
+                         f"hook rewrote it; fix: remove it from hooks.PreToolUse in "
+                         f"{short(path)}, or give it a matcher without Bash")
+        env = settings.get("env")
+        if isinstance(env, dict):
+            env_findings(env, f"the \"env\" block of {where}", level, finding)

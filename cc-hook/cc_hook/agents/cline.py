@@ -32,6 +32,8 @@ CONFIG_DIR = ".cline"
 NO_ANSWER = ""
 BEFORE = "beforeTool"
 AFTER = "afterTool"
+#: How the installed plugin names its after-execution hook (cc-hook test, init, verify).
+AFTER_MARK = AFTER
 SHELL_TOOL = "run_commands"
 #: How Cline starts the text of a command that exited non-zero.
 EXITED = "[Command exited with code "
@@ -124,3 +126,32 @@ def note_path(scope: str, root: str, user_home: str) -> str | None:
 def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
     """The event the plugin sends before Cline runs `command` in `cwd` (`cc-hook test`)."""
     return {"hook": BEFORE, "tool": SHELL_TOOL, "cwd": cwd, "command": command}
+
+
+def settings_path(user_home: str) -> str:
+    """Cline CLI's global settings file, found as Cline 3.0.65 finds it."""
+    if os.environ.get("CLINE_GLOBAL_SETTINGS_PATH"):
+        return os.environ["CLINE_GLOBAL_SETTINGS_PATH"]
+    data = os.environ.get("CLINE_DATA_DIR") or os.path.join(
+        os.environ.get("CLINE_DIR") or os.path.join(user_home, ".cline"), "data")
+    return os.path.join(data, "settings", "global-settings.json")
+
+
+def check_client(install: dict, finding, user_home: str, cwd: str) -> None:
+    """`cc-hook verify`: Cline's disabledPlugins naming the installed plugin."""
+    from ..client_check import read_json, short
+
+    path = settings_path(user_home)
+    settings = read_json(path)
+    if settings is None:
+        return
+    disabled = settings.get("disabledPlugins")
+    disabled = {os.path.realpath(p) for p in disabled if isinstance(p, str)} \
+        if isinstance(disabled, list) else set()
+    for file in install.get("files", []):
+        plugin = file.get("path")
+        if file.get("kind") == "plugin" and plugin and os.path.realpath(plugin) in disabled:
+            finding.warn(f"Cline's settings {short(path)} list the plugin {short(plugin)} in "
+                         "disabledPlugins: Cline does not load it (nothing is filtered, its "
+                         f"denies do not apply); fix: remove it from disabledPlugins in "
+                         f"{short(path)}")

@@ -36,6 +36,8 @@ NO_ANSWER = ""
 SHELL_TOOLS = ("Bash", "shell", "local_shell")
 EVENT = "PreToolUse"
 POST_EVENT = "PostToolUse"
+#: How the installed hooks.json names its after-execution hook (cc-hook test, init, verify).
+AFTER_MARK = POST_EVENT
 #: The script runs the parity rewrite, or with `post` the filter after execution
 #: (hook_script.PIPELINES).
 PIPELINES = ("rewrite", "post")
@@ -322,3 +324,22 @@ def _call_output(output) -> tuple[str, int | None]:
     if isinstance(output, dict):
         return _call_output(json.dumps(output))
     return "", None
+
+
+def check_client(install: dict, finding, user_home: str, cwd: str) -> None:
+    """`cc-hook verify`: another PreToolUse hook on Bash in Codex's hooks.json files."""
+    import os
+
+    from ..client_check import foreign_hooks, project_roots, read_json, short
+
+    files = [(os.path.join(user_dir(user_home), "hooks.json"), "user")]
+    files += [(os.path.join(root, ".codex", "hooks.json"), "project")
+              for root in project_roots(install, cwd, user_home)]
+    for path, level in files:
+        settings = read_json(path)
+        if settings is None:
+            continue
+        for command in foreign_hooks(settings, "PreToolUse", "Bash"):
+            finding.warn(f"{level} hooks {short(path)} registers another PreToolUse hook on "
+                         f"Bash ({command}): its answer may replace the rewritten command; "
+                         f"fix: remove it from hooks.PreToolUse in {short(path)}")

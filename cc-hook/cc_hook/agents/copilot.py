@@ -24,6 +24,8 @@ from ..record import command_record, decision_of, deny_reason, event_meta
 
 TITLE = "Copilot"
 NAME = "copilot"
+#: How the installed hooks file names its after-execution hook (cc-hook test, init, verify).
+AFTER_MARK = "postToolUse"
 CONFIG_DIR = ".copilot"
 NO_ANSWER = ""
 SHELL_TOOLS = ("runTerminalCommand", "run_in_terminal", "Bash", "bash")

@@ -200,3 +200,56 @@ def _tool_output(result) -> str:
             if isinstance(out, str):
                 texts.append(out)
     return "\n".join(texts)
+
+
+def check_client(install: dict, finding, user_home: str, cwd: str) -> None:
+    """`cc-hook verify`: hooksConfig switching the hook off, another BeforeTool hook, the
+    .env files Gemini CLI loads."""
+    import json
+    import os
+
+    from ..client_check import (env_findings, foreign_hooks, project_roots, read_env_file,
+                                read_json, short)
+
+    from cc_gate.agents import gemini as gemini_gate
+
+    from ..hook_script import SCRIPT_PREFIX
+
+    gemini_home = os.environ.get("GEMINI_CLI_HOME") or user_home
+    files = [(os.environ.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or gemini_gate.SYSTEM_SETTINGS,
+              "system"), (os.path.join(gemini_home, ".gemini", "settings.json"), "user")]
+    env_files = [(os.path.join(gemini_home, ".gemini", ".env"), "user"),
+                 (os.path.join(gemini_home, ".env"), "user")]
+    for root in project_roots(install, cwd, user_home):
+        files.append((os.path.join(root, ".gemini", "settings.json"), "project"))
+        env_files[:0] = [(os.path.join(root, ".gemini", ".env"), "project"),
+                         (os.path.join(root, ".env"), "project")]
+    for path, level in files:
+        settings = read_json(path)
+        if settings is None:
+            continue
+        where = f"{level} settings {short(path)}"
+        config = settings.get("hooksConfig")
+        config = config if isinstance(config, dict) else {}
+        if config.get("enabled") is False:
+            finding.fail(f"{where} sets hooksConfig.enabled to false: Gemini CLI runs no hook, "
+                         f"so nothing is filtered; fix: remove \"enabled\": false from "
+                         f"hooksConfig in {short(path)}")
+        disabled = config.get("disabled")
+        for name in disabled if isinstance(disabled, list) else ():
+            if isinstance(name, str) and SCRIPT_PREFIX in name:
+                finding.fail(f"{where} lists contextcrawler's hook in hooksConfig.disabled; "
+                             f"fix: remove {json.dumps(name)} from it")
+        for command in foreign_hooks(settings, "BeforeTool", "run_shell_command"):
+            finding.warn(f"{where} registers another BeforeTool hook on run_shell_command "
+                         f"({command}): its tool_input may replace the rewritten command; fix: "
+                         f"remove it from hooks.BeforeTool in {short(path)}, or give it a "
+                         "matcher without run_shell_command")
+    seen = set()
+    for path, level in env_files:
+        env = read_env_file(path)
+        if env is None or path in seen:
+            continue
+        seen.add(path)
+        env_findings(env, f"{level} env file {short(path)} (Gemini CLI loads it)", level,
+                     finding)

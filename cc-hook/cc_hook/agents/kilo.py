@@ -14,6 +14,8 @@ from . import opencode
 
 TITLE = "Kilo CLI"
 NAME = "kilo"
+#: OpenCode's plugin, so its after-execution event.
+AFTER_MARK = opencode.AFTER_MARK
 CONFIG_DIR = os.path.join(".config", "kilo")
 NO_ANSWER = opencode.NO_ANSWER
 BEFORE = opencode.BEFORE

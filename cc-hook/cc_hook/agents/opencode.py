@@ -26,6 +26,8 @@ CONFIG_DIR = os.path.join(".config", "opencode")
 NO_ANSWER = ""
 BEFORE = "tool.execute.before"
 AFTER = "tool.execute.after"
+#: How the installed plugin names its after-execution event (cc-hook test, init, verify).
+AFTER_MARK = AFTER
 #: What OpenCode writes for an empty output, and where it notes a timeout or an abort.
 NO_OUTPUT = "(no output)"
 SHELL_METADATA = "<shell_metadata>"

@@ -35,6 +35,8 @@ CONFIG_DIR = os.path.join(".pi", "agent")
 NO_ANSWER = ""
 BEFORE = "tool_call"
 AFTER = "tool_result"
+#: How the installed extension subscribes to results (cc-hook test, init, verify).
+AFTER_MARK = 'pi.on("tool_result"'
 NO_OUTPUT = "(no output)"
 EXITED = "Command exited with code "
 STATUS_GAP = "\n\n"

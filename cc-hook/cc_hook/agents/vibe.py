@@ -29,6 +29,8 @@ NO_ANSWER = ""
 PIPELINES = ("deny-only", "post")
 PRE = "pre_tool"
 POST = "post_tool"
+#: How the installed hooks.toml names its after-execution hook (cc-hook test, init, verify).
+AFTER_MARK = 'type = "post_tool"'
 HOOK_NAMES = ("ctxcrl-pre", "ctxcrl-post")
 
 
@@ -161,3 +163,20 @@ def note_path(scope: str, root: str, user_home: str) -> str | None:
     if scope == "global":
         return os.path.join(vibe_home(user_home), "AGENTS.md")
     return os.path.join(root, "AGENTS.md")
+
+
+def check_client(install: dict, finding, user_home: str, cwd: str) -> None:
+    """Vibe loads a project's .vibe/hooks.toml only in a folder it trusts."""
+    import os
+
+    from ..client_check import short
+
+    if install.get("scope") != "project" or not isinstance(install.get("root"), str):
+        return
+    root = install["root"]
+    trust = project_trust(root, user_home)
+    if trust is not True:
+        state = "marks it untrusted" if trust is False else "has not trusted it yet"
+        finding.warn(f"Mistral Vibe {state}: it loads {short(os.path.join(root, '.vibe'))}"
+                     "/hooks.toml only in a trusted folder; fix: trust the folder when Vibe "
+                     "asks (or start it there with --trust)")
