@@ -96,11 +96,20 @@ def opencode_outcome(result: dict | None, original: str, after: bool) -> Outcome
 
 def outcome_of(agent: str, answer_text: str, original: str, after: bool = False) -> Outcome:
     """after: the install also filters the output after execution (`filters_after`)."""
+    from .agents import load
+
     answer = parse_answer(answer_text)
     none = Outcome(FILTERED_AFTER if after else CLIENT_DECIDES, original)
     if answer is None:
         return none
-    if agent == "cursor":
+    try:
+        module = load(agent)
+    except KeyError:
+        module = None
+    # the agent module's ANSWER_SHAPE: "cursor", "decision" (Gemini CLI's, Vibe's), else
+    # Claude's (Claude Code, Codex, Copilot in VS Code) or Copilot CLI's flat one
+    shape = getattr(module, "ANSWER_SHAPE", "claude")
+    if shape == "cursor":
         permission = answer.get("permission")
         command = (answer.get("updated_input") or {}).get("command")
         if permission == "deny":
@@ -108,7 +117,7 @@ def outcome_of(agent: str, answer_text: str, original: str, after: bool = False)
         if not isinstance(command, str):
             return none
         return Outcome(FILTERED if permission == "allow" else ASKS, command)
-    if agent in ("gemini", "vibe"):  # Vibe answers only a deny before execution
+    if shape == "decision":
         decision = answer.get("decision")
         if decision in ("deny", "block"):
             return Outcome(REFUSED, reason=_reason(answer.get("reason")))
@@ -118,7 +127,6 @@ def outcome_of(agent: str, answer_text: str, original: str, after: bool = False)
         if not isinstance(command, str):
             return none
         return Outcome(FILTERED if decision == "allow" else REWRITTEN_OWN_RULES, command)
-    # Claude's shape (Claude Code, Codex, Copilot in VS Code), or Copilot CLI's flat one.
     output = answer.get("hookSpecificOutput") if "hookSpecificOutput" in answer else answer
     if not isinstance(output, dict):
         return none
@@ -133,6 +141,6 @@ def outcome_of(agent: str, answer_text: str, original: str, after: bool = False)
         return none
     if decision == "allow":
         return Outcome(FILTERED, command)
-    if agent == "codex":
-        return none  # Codex applies updatedInput only together with allow
+    if getattr(module, "REWRITE_NEEDS_ALLOW", False):
+        return none  # the client applies updatedInput only together with allow
     return Outcome(REWRITTEN_OWN_RULES, command)

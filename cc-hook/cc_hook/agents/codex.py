@@ -27,6 +27,8 @@ from .claude import decode_claude_shape, encode_claude_shape
 
 TITLE = "Codex CLI"
 NAME = "codex"
+#: Codex applies a hook's updatedInput only together with allow (cc-hook test reads it so).
+REWRITE_NEEDS_ALLOW = True
 CONFIG_DIR = ".codex"
 #: The project's instructions file it reads (cc-track learn writes its corrections there).
 INSTRUCTIONS_FILE = "AGENTS.md"

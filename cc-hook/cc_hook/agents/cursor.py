@@ -11,6 +11,8 @@ from ..record import command_record, decision_of, deny_reason, rewritten_of, upd
 
 TITLE = "Cursor"
 NAME = "cursor"
+#: How `cc-hook test` reads its answer (outcome.outcome_of): `permission`, `updated_input`.
+ANSWER_SHAPE = "cursor"
 CONFIG_DIR = ".cursor"
 NO_ANSWER = "{}"
 SHELL_TOOLS = (None, "Shell", "shell", "run_terminal_cmd", "terminal")

@@ -23,6 +23,8 @@ from ..record import decision_of, deny_reason, rewritten_of, tool_event_record, 
 
 TITLE = "Gemini CLI"
 NAME = "gemini"
+#: How `cc-hook test` reads its answer (outcome.outcome_of): `decision`, `tool_input`.
+ANSWER_SHAPE = "decision"
 CONFIG_DIR = ".gemini"
 #: The project's instructions file it reads (cc-track learn writes its corrections there).
 INSTRUCTIONS_FILE = "GEMINI.md"

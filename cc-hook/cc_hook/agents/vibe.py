@@ -23,6 +23,9 @@ from ..record import command_record, decision_of, deny_reason, event_meta
 
 TITLE = "Mistral Vibe"
 NAME = "vibe"
+#: How `cc-hook test` reads its answer (outcome.outcome_of): `decision` (only a deny before
+#: execution).
+ANSWER_SHAPE = "decision"
 CONFIG_DIR = ".vibe"
 NO_ANSWER = ""
 #: The script runs the deny-only pipeline, or with `post` the filter (hook_script.PIPELINES).
