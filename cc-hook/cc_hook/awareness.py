@@ -10,8 +10,6 @@ of its own. Windsurf gets its rules block instead (agents/windsurf.py). Cold pat
 
 NOTE_TEMPLATE = "CONTEXTCRAWLER.md"
 
-CURSOR_RULE_HEAD = ("---\ndescription: contextcrawler compacts shell output; how to read it\n"
-                    "alwaysApply: true\n---\n")
 
 
 def note_text() -> str:
@@ -37,6 +35,9 @@ def artifacts(agent: str, scope: str, root: str, user_home: str) -> list:
     path = note_path(agent, scope, root, user_home)
     if path is None:
         return []
-    if agent == "cursor":
-        return [OwnedFile(path, CURSOR_RULE_HEAD + note_text(), "awareness note (rule)")]
+    from .agents import load
+
+    rule_head = getattr(load(agent), "NOTE_RULE_HEAD", None)  # Cursor: a rule file of its own
+    if rule_head is not None:
+        return [OwnedFile(path, rule_head + note_text(), "awareness note (rule)")]
     return [MarkedBlock(path, note_text(), "awareness note")]

@@ -1,7 +1,7 @@
 """What reaches the model compacted in this setup, for `cc-hook init`, `verify` and `test`.
 
 Each command goes through the same stages, in the same order, as the installed hook
-(`hook_script.PIPELINES`, `GATE_AFTER_REWRITE`), but in this process: the agent's event
+(`hook_script.PIPELINES`, the module's `GATE_AFTER_REWRITE`), but in this process: the agent's event
 (`agents.event_for`), `cc-hook decode`, the agent's gate model (its rules, mode and
 known-safe table: cc_gate), cc-rewrite, `cc-hook encode`; then `outcome.outcome_of` reads the
 answer exactly as `cc-hook test` does. So the counts change by themselves when an agent module
@@ -62,7 +62,7 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
     from .stage import decode, encode
     from .agents import event_for
 
-    event = event_for(agent, command, cwd, "camel" if agent == "copilot" else None)
+    event = event_for(agent, command, cwd)
     line = decode(agent, json.dumps(event))
     if line is None:
         return ""
@@ -78,7 +78,7 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
         pre = hook_script.REWRITE
     pipeline = hook_script.PIPELINES[pre]
     names = [name for name, rest in pipeline if name != "cc-hook"]
-    if agent in hook_script.GATE_AFTER_REWRITE and pre == hook_script.REWRITE:
+    if pre == hook_script.REWRITE and getattr(load(agent), "GATE_AFTER_REWRITE", False):
         names = ["cc-rewrite", "cc-gate"]
     for name in names:
         if name == "cc-gate":
@@ -120,18 +120,19 @@ def _opencode_outcome(command: str, cwd: str, gate, after: bool, agent: str = "o
     return opencode_outcome(rec, command, after)
 
 
-DEFAULT_START = {"gemini": ["gemini", "-i"]}
-"""How each agent that the gate recognises by its running process is started in its default
-setup (Gemini CLI: an interactive session), for when `init`/`verify` run outside it; the gate
-reads its flags (approval mode, headless or not) from that process."""
-
-
 class _DefaultClient:
     """While measuring outside the client: the gate finds the agent's default start as its
     client process (when the real one is not an ancestor)."""
 
     def __init__(self, agent: str):
-        self.argv = DEFAULT_START.get(agent)
+        from .agents import load
+
+        # its module's DEFAULT_START: how it starts in its default setup (Gemini CLI: an
+        # interactive session), for an agent whose gate reads flags from its running process
+        try:
+            self.argv = getattr(load(agent), "DEFAULT_START", None)
+        except KeyError:
+            self.argv = None
         self.saved = None
 
     def __enter__(self):
@@ -158,7 +159,7 @@ class _DefaultClient:
 
 def measure(agent: str, cwd: str, after: bool, commands=TYPICAL) -> list:
     """One Verdict per command, for `agent` installed as it is (after: it filters after
-    execution), in the agent's default setup (DEFAULT_START)."""
+    execution), in the agent's default setup (its module's DEFAULT_START)."""
     from cc_gate.stage import Gate
 
     with _DefaultClient(agent):
@@ -168,37 +169,15 @@ def measure(agent: str, cwd: str, after: bool, commands=TYPICAL) -> list:
 
 
 # -- what would add more ---------------------------------------------------------------------
-def _gemini_rule(prefixes: list) -> list:
-    import json
-
-    return ["[[rule]]", 'toolName = "run_shell_command"',
-            f"commandPrefix = {json.dumps(prefixes)}", 'decision = "allow"', "priority = 100"]
-
-
-#: agent → (where the lines go, prefixes → the exact lines). An agent module may define its
-#: own `ALLOW_RULES` with the same shape.
-ALLOW_RULES = {
-    "claude": ("permissions.allow in ~/.claude/settings.json",
-               lambda prefixes: [f'"Bash({p}:*)",' for p in prefixes]),
-    "codex": ("~/.codex/rules/default.rules",
-              lambda prefixes: ["prefix_rule(pattern=[" + ", ".join(
-                  f'"{w}"' for w in p.split()) + '], decision="allow")' for p in prefixes]),
-    "gemini": ("a policy file of yours, e.g. ~/.gemini/policies/allow.toml", _gemini_rule),
-    "cursor": ("permissions.allow in ~/.cursor/cli-config.json",
-               lambda prefixes: [f'"Shell({p.split()[0]})",'
-                                 for p in dict.fromkeys(p.split()[0] for p in prefixes)]),
-}
-
-
 def allow_rules(agent: str, commands: list) -> tuple[str, list] | None:
     """(where, the exact lines) that let the agent run `commands` unasked, so the hook can
     compact them; None when the agent has no such rule."""
     from .agents import load
 
-    try:
-        found = getattr(load(agent), "ALLOW_RULES", None) or ALLOW_RULES.get(agent)
+    try:  # its module's ALLOW_RULES: (where the lines go, prefixes → the exact lines)
+        found = getattr(load(agent), "ALLOW_RULES", None)
     except KeyError:
-        found = ALLOW_RULES.get(agent)
+        found = None
     if not found or not commands:
         return None
     where, make = found
@@ -284,12 +263,14 @@ def after_approval(agent: str, command: str, cwd: str, outcome) -> list:
     output is filtered once you approve it, why, and the rule that would compact it."""
     if outcome.kind == ASKS:
         lines = ["  approved  runs filtered (the prompt shows the rewritten command)"]
-        if agent == "claude":  # its prompt for a hook's ask has no "don't ask again"
-            from .agents.claude import ask_again_hint
+        # an agent whose prompt for a hook's ask has no "don't ask again" (Claude Code) says
+        # how to save the rule by hand
+        from .agents import load
 
-            hint = ask_again_hint(command)
-            if hint:
-                lines.append(f"  again     {hint[2:]}")
+        ask_again_hint = getattr(load(agent), "ask_again_hint", None)
+        hint = ask_again_hint(command) if ask_again_hint else None
+        if hint:
+            lines.append(f"  again     {hint[2:]}")
         return lines
     if outcome.kind == REWRITTEN_OWN_RULES:
         return ["  approved  runs filtered (the agent runs the rewritten command once its own "

@@ -37,7 +37,7 @@ older one: there, a project's settings can point them into the project)."""
    its first argument: `pre` (decode | cc-gate | encode: denies only) and `post`
    (decode | cc-filter result | encode).
    Gemini: cc-rewrite runs before cc-gate (the gate judges the rewritten command too), and a
-   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED_AGENTS).
+   pipeline that fails answers deny for an event that mentions cc-filter (FAIL_CLOSED).
 6: the script pins CTXCRL_HOME and CTXCRL_FILTER_BIN to init's values (or unsets them): the
    agent's environment, which a project can set, no longer chooses them.
 7: Claude Code: the same script also gets PreSkillShellCommand (init registers it: denies
@@ -175,13 +175,14 @@ def _shebang_python(path: str | None) -> str | None:
     return python if os.access(python, os.X_OK) else None
 
 
-def stage_commands(agent: str, tools: dict, launcher=None,
-                   pipeline: str = REWRITE) -> tuple[str, list[str]]:
-    """(the `path=` line or "", the stage commands of one of PIPELINES)."""
+def stage_commands(agent: str, tools: dict, launcher=None, pipeline: str = REWRITE,
+                   gate_after_rewrite: bool = False) -> tuple[str, list[str]]:
+    """(the `path=` line or "", the stage commands of one of PIPELINES; gate_after_rewrite:
+    cc-rewrite before cc-gate)."""
     q = shlex.quote
     steps = []
     order = PIPELINES[pipeline]
-    if pipeline == REWRITE and agent in GATE_AFTER_REWRITE:
+    if pipeline == REWRITE and gate_after_rewrite:
         decode, gate, rewrite, encode = order
         order = (decode, rewrite, gate, encode)
     for name, rest in order:
@@ -241,22 +242,17 @@ def env_lines(filter_bin: str | None = None) -> str:
     return lines
 
 
-#: Agents whose stages run cc-rewrite before cc-gate: the gate must judge the rewritten command
-#: too, because the agent's own rules judge only that (Gemini CLI's Policy Engine).
-GATE_AFTER_REWRITE = ("gemini",)
-#: Agents for which `init` installs a rule that lets `cc-filter run …` through (Gemini): when
-#: the pipeline itself fails (a stage missing or crashed, CTXCRL_DISABLED set), an event that
-#: mentions cc-filter is denied instead of left to that rule. The script keeps the event to
-#: know.
-FAIL_CLOSED_AGENTS = ("gemini",)
+#: What a fail-closed agent's script answers (its module's FAIL_CLOSED: init installs a rule that
+#: lets `cc-filter run …` through) when the pipeline itself fails (a stage missing or crashed,
+#: CTXCRL_DISABLED set) for an event that mentions cc-filter: deny, not that rule.
 FAIL_CLOSED_ANSWER = ('{"decision": "deny", "reason": "contextcrawler: the hook could not check '
                       'this command, and cc-filter run is allowed only through the hook"}')
 
 
-def no_answer_body(agent: str, no_answer: str) -> str:
+def no_answer_body(no_answer: str, fail_closed: bool = False) -> str:
     q = shlex.quote
     answer = f"printf '%s\\n' {q(no_answer)}; " if no_answer else ""
-    if agent not in FAIL_CLOSED_AGENTS:
+    if not fail_closed:
         return f"cat >/dev/null 2>&1; {answer}"
     # otherwise nothing: the agent's "no answer" (Gemini: an empty output changes nothing)
     return (f"case ${{event-$(cat)}} in *cc-filter*) printf '%s\\n' {q(FAIL_CLOSED_ANSWER)} ;; "
@@ -265,12 +261,16 @@ def no_answer_body(agent: str, no_answer: str) -> str:
 
 def render(agent: str, no_answer: str, tools: dict | None = None,
            script: str | None = None, launcher="auto", filter_bin: str | None = None,
-           pipelines: tuple = (REWRITE,)) -> str:
+           pipelines: tuple = (REWRITE,), gate_after_rewrite: bool = False,
+           fail_closed: bool = False) -> str:
     """The script's text for `agent` (tools: name → absolute path; launcher: see
     `stage_launcher`, "auto" to find it, None for the console scripts; filter_bin: the
     cc-filter path rewrites must use, None when a bare `cc-filter` works in the agent's
     shell; pipelines: which of PIPELINES the script runs — with two, `(DENY_ONLY, POST)`, its
-    first argument chooses: `post` runs the second, anything else the first)."""
+    first argument chooses: `post` runs the second, anything else the first). The agent
+    module's GATE_AFTER_REWRITE (cc-rewrite runs before cc-gate, so the gate judges the
+    rewritten command too: the agent's own rules judge only that) and FAIL_CLOSED
+    (FAIL_CLOSED_ANSWER) come as the last two (Gemini CLI has both)."""
     tools = tools or {name: tool_path(name) for name in TOOLS}
     script = script or script_path(agent)
     if launcher == "auto":
@@ -279,9 +279,9 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
     lines = []
     # Fail-closed agents keep the event (the script reads it first) to answer for it when the
     # pipeline fails.
-    feed = "printf '%s\\n' \"$event\" | " if agent in FAIL_CLOSED_AGENTS else ""
+    feed = "printf '%s\\n' \"$event\" | " if fail_closed else ""
     for pipeline in pipelines:
-        path_line, stages = stage_commands(agent, tools, launcher, pipeline)
+        path_line, stages = stage_commands(agent, tools, launcher, pipeline, gate_after_rewrite)
         lines.append(answer_line(stages, feed))
     if len(lines) == 1:
         answer = lines[0]
@@ -294,9 +294,9 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
         "@@AGENT@@": agent,
         "@@SCRIPT@@": q(script),
         "@@HASH_FILE_COMMENT@@": home.short_path(hash_path(script)),
-        "@@NO_ANSWER_BODY@@": no_answer_body(agent, no_answer),
+        "@@NO_ANSWER_BODY@@": no_answer_body(no_answer, fail_closed),
         "@@ENV@@": env,
-        "@@READ_EVENT@@": "event=$(cat)\n" if agent in FAIL_CLOSED_AGENTS else "",
+        "@@READ_EVENT@@": "event=$(cat)\n" if fail_closed else "",
         "@@ANSWER@@": answer,
     }
     text = template("hook.sh")

@@ -222,7 +222,9 @@ def _script_artifacts(agent: str, tools: dict, filter_command: str) -> tuple[lis
     filter_bin = filter_command if filter_command != "cc-filter" else None
     pipelines = getattr(module, "PIPELINES", (hook_script.REWRITE,))
     text = hook_script.render(agent, module.NO_ANSWER, tools, script, filter_bin=filter_bin,
-                              pipelines=pipelines)
+                              pipelines=pipelines,
+                              gate_after_rewrite=getattr(module, "GATE_AFTER_REWRITE", False),
+                              fail_closed=getattr(module, "FAIL_CLOSED", False))
     digest = hook_script.sha256_text(text)
     return [OwnedFile(script, text, f"hook script, version {hook_script.HOOK_VERSION}",
                       mode=0o755, kind="script"),

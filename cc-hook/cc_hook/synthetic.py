@@ -31,7 +31,7 @@ class HookRun:
 def run_hook(hook_command: str, event: dict | str | bytes, cwd: str,
              env: dict | None = None, agent: str | None = None) -> HookRun:
     """Run a registered hook command like the agents do: `sh -c`, event on stdin. agent: one
-    whose gate reads the running client's flags (coverage.DEFAULT_START) gets a stand-in
+    whose gate reads the running client's flags (its module's DEFAULT_START) gets a stand-in
     client process, started as its default setup starts it, when it is not already running
     under one."""
     body = event if isinstance(event, (str, bytes)) else json.dumps(event)
@@ -56,9 +56,12 @@ class _default_client:
         self.agent, self.argv, self.tmp = agent, argv, None
 
     def __enter__(self):
-        from .coverage import DEFAULT_START
+        from .agents import load
 
-        start = DEFAULT_START.get(self.agent or "")
+        try:
+            start = getattr(load(self.agent), "DEFAULT_START", None) if self.agent else None
+        except KeyError:
+            start = None
         if not start:
             return self.argv
         from cc_gate import process
@@ -153,8 +156,7 @@ def test(agent: str, command: str, cwd: str | None = None,
         label, event = f"plugin {home.short_path(plugin or '')}", None
     else:
         hook_command = hook_script.hook_command(Manifest.load().script_of(agent))
-        # Copilot CLI's hooks are registered in its camelCase shape (preToolUse/postToolUse)
-        event = event_for(agent, command, cwd, "camel" if agent == "copilot" else None)
+        event = event_for(agent, command, cwd)  # the shape init registers its hooks in
         hook = run_hook(hook_command, event, cwd, agent=agent)
         outcome = outcome_of(agent, hook.answer, command, after)
         label = home.short_path(hook_command)

@@ -86,10 +86,12 @@ def _check_version(version, finding: Finding, path: str) -> None:
 
 
 def check_client_tables(agent: str, finding: Finding) -> None:
-    """Claude Code: a client whose read-only check the gate's tables do not hold (newer)."""
-    if agent != "claude":
+    """A client whose known-safe commands the gate's tables do not hold (newer): its module's
+    `table_problem()` (Claude Code's read-only check)."""
+    table_problem = getattr(load(agent), "table_problem", None)
+    if table_problem is None:
         return
-    problem = load(agent).table_problem()
+    problem = table_problem()
     if problem:
         finding.warn(problem)
 

@@ -98,8 +98,7 @@ def test_the_measure_is_what_the_installed_hook_answers(installed, agent):
 
             real = opencode_outcome(result, command, after)
         else:
-            event = synthetic.event_for(agent, command, str(project),
-                                        "camel" if agent == "copilot" else None)
+            event = synthetic.event_for(agent, command, str(project))
             run = synthetic.run_hook(synthetic.installed_command(agent, str(project))[0],
                                      event, str(project), agent=agent)
             real = outcome_of(agent, run.answer, command, after)

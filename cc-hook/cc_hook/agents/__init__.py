@@ -46,7 +46,8 @@ def title(name: str) -> str:
 
 def event_for(agent: str, command: str, cwd: str, shape: str | None = None) -> dict:
     """The event `agent` sends before running `command` in `cwd` (its module's
-    `synthetic_event`); KeyError for an agent that sends none. shape="camel": Copilot CLI."""
+    `synthetic_event`), in the form its installed hooks receive unless `shape` names another
+    (Copilot: "vscode"); KeyError for an agent that sends none."""
     module = load(agent)
     if not hasattr(module, "synthetic_event"):
         raise KeyError(agent)

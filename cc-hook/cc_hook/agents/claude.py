@@ -38,6 +38,9 @@ EVENT_NAME = "PreToolUse"
 SKILL_EVENT = "PreSkillShellCommand"
 #: What the model reads (headless) and the prompt shows for an ask answer, before the reason.
 ASK_TEXT = "This command requires approval"
+#: Where an allow rule goes and its exact lines, for the commands init/verify say it asks about.
+ALLOW_RULES = ("permissions.allow in ~/.claude/settings.json",
+               lambda prefixes: [f'"Bash({p}:*)",' for p in prefixes])
 
 
 def decode_claude_shape(agent: str, event: dict, shell_tools) -> dict | None:

@@ -47,6 +47,10 @@ PIPELINES = ("rewrite", "post")
 HOOK_TIMEOUT = 10
 #: How much of the session's transcript (its end) is searched for the command's exit code.
 TRANSCRIPT_TAIL = 4 << 20
+#: Where an allow rule goes and its exact lines, for the commands init/verify say it asks about.
+ALLOW_RULES = ("~/.codex/rules/default.rules",
+               lambda prefixes: ["prefix_rule(pattern=[" + ", ".join(
+                   f'"{w}"' for w in p.split()) + '], decision="allow")' for p in prefixes])
 
 
 def decode(event: dict) -> dict | None:

@@ -146,12 +146,13 @@ def artifacts(scope: str, root: str, ctx) -> list:
 
 
 def synthetic_event(command: str, cwd: str, shape: str | None = None) -> dict:
-    """The event Copilot sends before running `command` in `cwd` (`cc-hook test`);
-    shape="camel": Copilot CLI's camelCase form."""
+    """The event Copilot sends before running `command` in `cwd` (`cc-hook test`): by default
+    Copilot CLI's camelCase form, the one `init` registers its hooks for; shape="vscode": the
+    VS Code agent's form (Claude's field names)."""
     import json
     import time
 
-    if shape == "camel":
+    if shape != "vscode":
         return {"timestamp": int(time.time() * 1000), "cwd": cwd, "toolName": "bash",
                 "toolArgs": json.dumps({"command": command, "description": "cc-hook test"})}
     return {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),

@@ -16,6 +16,14 @@ ANSWER_SHAPE = "cursor"
 CONFIG_DIR = ".cursor"
 NO_ANSWER = "{}"
 SHELL_TOOLS = (None, "Shell", "shell", "run_terminal_cmd", "terminal")
+#: Where an allow rule goes and its exact lines (one per program: Cursor's rules name the
+#: program), for the commands init/verify say it asks about.
+ALLOW_RULES = ("permissions.allow in ~/.cursor/cli-config.json",
+               lambda prefixes: [f'"Shell({p.split()[0]})",'
+                                 for p in dict.fromkeys(p.split()[0] for p in prefixes)])
+#: The awareness note is a rule file of its own (awareness.artifacts), with this header.
+NOTE_RULE_HEAD = ("---\ndescription: contextcrawler compacts shell output; how to read it\n"
+                  "alwaysApply: true\n---\n")
 
 
 def decode(event: dict) -> dict | None:

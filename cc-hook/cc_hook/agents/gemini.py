@@ -16,7 +16,7 @@ hook leaves, after the hook. Answers:
 - gate deny → {"decision": "deny", "reason": …};
 - anything else → {} (no change). Every record gets an answer, so an empty answer means the
   pipeline failed: the hook script then refuses a command that mentions cc-filter
-  (cc_hook.hook_script.FAIL_CLOSED_AGENTS), which the rule installed for rewritten commands
+  (FAIL_CLOSED below), which the rule installed for rewritten commands
   would otherwise let through unchecked.
 """
 from ..record import decision_of, deny_reason, rewritten_of, tool_event_record, updated_input
@@ -38,6 +38,26 @@ knows."""
 SHELL_TOOLS = ("run_shell_command",)
 EVENT_NAME = "BeforeTool"
 POLICY_FILE = "ctxcrl.toml"
+#: The hook's stages run cc-rewrite before cc-gate: the Policy Engine judges only the rewritten
+#: command, so the gate judges it too (cc_hook.hook_script.render).
+GATE_AFTER_REWRITE = True
+#: A pipeline that fails refuses a command that mentions cc-filter
+#: (cc_hook.hook_script.FAIL_CLOSED_ANSWER).
+FAIL_CLOSED = True
+#: How it starts in its default setup (an interactive session), for `init`/`verify`'s count
+#: made outside the client: the gate reads the approval mode and headlessness from it.
+DEFAULT_START = ["gemini", "-i"]
+
+
+def _allow_lines(prefixes: list) -> list:
+    import json
+
+    return ["[[rule]]", 'toolName = "run_shell_command"',
+            f"commandPrefix = {json.dumps(prefixes)}", 'decision = "allow"', "priority = 100"]
+
+
+#: Where an allow rule goes and its exact lines, for the commands init/verify say it asks about.
+ALLOW_RULES = ("a policy file of yours, e.g. ~/.gemini/policies/allow.toml", _allow_lines)
 
 
 def decode(event: dict) -> dict | None:
