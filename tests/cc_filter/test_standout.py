@@ -78,3 +78,20 @@ def test_blocks_tell_as_the_whole_line_regex_does_on_tricky_lines():
     told = {line for _, line in one}
     assert "xhttp/1.1 503 upstream" in told and "terror alert ignored" in told
     assert "coder 500" not in told and "unfailing" not in told
+
+
+def test_lines_past_the_window_are_counted_not_judged(monkeypatch):
+    monkeypatch.setattr(standout, "SCAN_CHARS", 1000)
+    lines = [f"10:00:{n % 60:02d} INFO step {n} ok" for n in range(1, 401)]
+    lines[9] = "10:00:10 ERROR early"
+    lines[299] = "10:05:00 ERROR late"
+    picker = Standout(limit=5, neighbours=0)
+    for start in range(0, len(lines), 20):
+        picker.add_block(start + 1, lines[start:start + 20])
+    assert picker.count == 400 and picker.scanned < 400
+    assert picker.unscanned_from == picker.scanned + 1
+    assert [line for _, line in picker.picks()] == ["10:00:10 ERROR early"]
+    one = Standout(limit=5, neighbours=0)
+    for i, line in enumerate(lines, 1):
+        one.add(i, line)
+    assert one.picks() == picker.picks() and one.unscanned_from is not None

@@ -89,3 +89,14 @@ def test_no_page_cites_a_file_the_repository_lacks(page):
                and "<" not in p and not os.path.exists(os.path.join(here, p))
                and not os.path.exists(os.path.join(REPO, p))]
     assert not missing, f"{page} cites {missing}"
+
+
+def test_the_standout_windows_are_the_pickers():
+    from cc_filter.filters.files import grep
+    from cc_filter.kit import standout
+
+    text = readme("cc-filter/README.md")
+    assert number(text, r"the first (\d+) MB of a read") == standout.SCAN_CHARS >> 20
+    assert number(text, r"the first (\d+) MB of a search") == grep.STANDOUT_SCAN >> 20
+    assert number(readme("docs/ARCHITECTURE.md"), r"a read's first (\d+) MB") == \
+        standout.SCAN_CHARS >> 20

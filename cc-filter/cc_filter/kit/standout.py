@@ -12,6 +12,13 @@ among `200`s. `Standout` sees every line once, in bounded memory, and at the end
   shape: the line without digits and hexadecimal letters, so ids, times and sizes vanish), so
   a shape seen once stands out — only while there are few of them.
 
+Only the first `SCAN_CHARS` characters handed to it (a search's picker: fewer) are looked
+through: the scan costs
+10–25 ns a character in Python (a log whose every line says `status=200` or `WARN` is the
+worst case), so a whole 100 MB log would take two seconds, twenty times the copy it sits on.
+Lines past the window are counted, not judged; `unscanned_from` names the first of them, so
+the reader's marker can say that part was not looked through.
+
 `looks_like_log` tells a log (timestamps, levels) from source code, which keeps the readers'
 head-and-tail rule. Regexes are compiled on first use.
 """
@@ -38,6 +45,8 @@ TELLING_SHARE = 0.1
 #: rare lines are only rare when there are at most this many, among at least RARE_MIN_LINES
 RARE_LIMIT = 20
 RARE_MIN_LINES = 100
+#: characters looked through for telling and rare lines (8 MiB: ~80,000 lines of a log)
+SCAN_CHARS = 8 << 20
 #: lines whose shapes `add_block` counts (past them rarity is off: shapes cost ~1 µs a line)
 SHAPE_SCAN = 200_000
 #: words one of which a telling line holds (lowercase): `add_block` looks for these with
@@ -78,6 +87,15 @@ def looks_like_log(lines) -> bool:
     return hits >= 0.6 * len(sample)
 
 
+#: the status words, found only where a non-success code follows them (in the lowered text;
+#: `_telling_at` still checks what comes before): a log says `status=200` on every line, and
+#: a regex that begins with its literal word skips those in C, where a loop over every
+#: `status` would judge each line in Python
+_STATUS_WORDS = {
+    "http/": LazyPattern(r"http/\d(?:\.\d)?\"?\s+[45]\d\d\b"),
+    "status": LazyPattern(r"status(?:_code)?[=: ]+\"?[45]\d\d\b"),
+    "code": LazyPattern(r"code[=: ]+\"?[45]\d\d\b"),
+}
 #: each telling word with its letters, and all their letters: a word one of whose letters the
 #: text lacks is not looked for (a letter is found at memchr speed, a word is not)
 _WORD_LETTERS = tuple((word, frozenset(word)) for word in _TELLING_WORDS)
@@ -102,6 +120,10 @@ def _candidates(text: str, low: str | None = None) -> list:
     for word, letters in _WORD_LETTERS:
         if not letters <= present:
             continue
+        status = _STATUS_WORDS.get(word)
+        if status is not None:
+            found.extend(hit.start() for hit in status.compiled.finditer(low))
+            continue
         at = low.find(word)
         while at >= 0:
             found.append(at)
@@ -115,10 +137,16 @@ class Standout:
     ask `picks()`. `limit` bounds the telling lines kept (with their neighbours); `payload` is
     what `picks` gives back (the text as shown, a match's file …), default the text."""
 
-    def __init__(self, limit: int = 40, neighbours: int = 1):
+    def __init__(self, limit: int = 40, neighbours: int = 1, scan_chars: int | None = None):
         self.limit = limit
         self.neighbours = neighbours
+        #: the window: characters looked through (default SCAN_CHARS)
+        self.scan_chars = SCAN_CHARS if scan_chars is None else scan_chars
         self.count = 0
+        self.scanned = 0  # lines looked through (the first ones, up to SCAN_CHARS)
+        self.scanned_chars = 0
+        #: the index of the first line past SCAN_CHARS (counted, not looked through), if any
+        self.unscanned_from: int | None = None
         self.telling_count = 0
         self.telling: dict = {}  # index -> payload (telling lines and their neighbours)
         self.counts: dict = {}  # shape -> how many lines have it (None once past MAX_SHAPES)
@@ -126,9 +154,31 @@ class Standout:
         self._recent: list = []  # the last `neighbours` (index, payload)
         self._after = 0  # lines still to keep after the last telling one
 
+    def _past_window(self, index: int, lines: int, chars: int) -> bool:
+        """Count `lines` lines (from `index`, `chars` characters); True when they lie past the
+        window (counted only), else they are looked through."""
+        self.count += lines
+        if self.scanned_chars >= self.scan_chars:
+            if self.unscanned_from is None:
+                self.unscanned_from = index
+                self._recent, self._after = [], 0
+            return True
+        self.scanned += lines
+        self.scanned_chars += chars
+        return False
+
+    def past_window(self) -> bool:
+        """Is the window behind? Then lines need not be handed over: `count_past` them."""
+        return self.scanned_chars >= self.scan_chars
+
+    def count_past(self, index: int, lines: int) -> None:
+        """Count `lines` lines from `index` that lie past the window (`past_window()`)."""
+        self._past_window(index, lines, 0)
+
     def add(self, index: int, text: str, payload=None) -> None:
         payload = text if payload is None else payload
-        self.count += 1
+        if self._past_window(index, 1, len(text) + 1):
+            return
         if self._after:
             self._after -= 1
             self.telling.setdefault(index, payload)
@@ -175,7 +225,8 @@ class Standout:
 
     def _add_block(self, first: int, texts: list, lines: list) -> None:
         text = "\n".join(texts)
-        self.count += len(lines)
+        if self._past_window(first, len(lines), len(text) + 1):
+            return
         after = self._after
         for i in range(min(after, len(lines))):
             self.telling.setdefault(first + i, lines[i])
@@ -212,7 +263,7 @@ class Standout:
             self._recent = recent[len(recent) - self.neighbours:]
         if self.counts is None:
             return
-        if self.count > SHAPE_SCAN:  # rarity is not worth its cost past this many lines
+        if self.scanned > SHAPE_SCAN:  # rarity is not worth its cost past this many lines
             self.counts, self.first = None, {}
             return
         keys = shapes_of(text).split("\n")
@@ -230,11 +281,11 @@ class Standout:
                 firsts[key] = (first + j, lines[j])
 
     def telling_counts(self) -> bool:
-        return 0 < self.telling_count <= max(self.limit, TELLING_SHARE * self.count)
+        return 0 < self.telling_count <= max(self.limit, TELLING_SHARE * self.scanned)
 
     def rare(self) -> dict:
         """index -> payload of the lines whose shape no other line has (when few are)."""
-        if self.count < RARE_MIN_LINES or self.counts is None:
+        if self.scanned < RARE_MIN_LINES or self.counts is None:
             return {}
         once = [key for key, n in self.counts.items() if n == 1]
         if len(once) > RARE_LIMIT:

@@ -317,6 +317,31 @@ def test_read_of_a_long_log_keeps_its_warning_in_place():
     assert out[:200] == lines[:200] and out[-50:] == lines[-50:] and f.dropped
 
 
+def test_read_of_a_log_past_the_pickers_window_says_where_it_stopped_looking(monkeypatch,
+                                                                              tmp_path):
+    """Only the first SCAN_CHARS of a log are looked through (a whole 100 MB log would cost
+    twenty copies of it): a WARN inside the window stays, one past it is in the range whose
+    marker says it was not looked through, and that marker's command prints exactly it."""
+    from cc_filter.kit import standout
+
+    lines = [f"2026-05-01T10:{n // 60 % 60:02d}:{n % 60:02d}Z INFO release step {n} ok"
+             for n in range(1, 5301)]
+    lines[999] = "2026-05-01T10:16:40Z WARN upstream returned 503 step 1000"
+    lines[3999] = "2026-05-01T11:06:40Z ERROR disk full step 4000"
+    monkeypatch.setattr(standout, "SCAN_CHARS", 100 * 1024)  # about 2,000 of these lines
+    path = tmp_path / "release.log"
+    path.write_text("\n".join(lines) + "\n")
+    out, f = run(read.Read, ["cat", str(path)], "\n".join(lines) + "\n")
+    assert lines[999] in out and lines[3999] not in out and f.dropped
+    stopped = [l for l in out if "not looked through for warnings" in l]
+    assert len(stopped) == 1
+    first, last = (int(n) for n in stopped[0].split()[2].split("–"))
+    assert 1001 < first < 4000 < last == 5250
+    command = stopped[0].split("; ", 1)[1][:-1]
+    printed = subprocess.run(["bash", "-c", command], capture_output=True, text=True).stdout
+    assert printed.splitlines() == lines[first - 1:last]
+
+
 def test_read_of_long_source_code_keeps_head_and_tail_only():
     """Source code is no log: its `raise ValueError` lines are no reason to break the rule."""
     lines = [f"    def method_{n}(self):" if n % 3 else "        raise ValueError('bad')"
@@ -348,3 +373,76 @@ def test_grep_fed_in_chunks_answers_as_fed_line_by_line(argv):
                for x in by_chunk.feed_lines(lines[at:at + 777])] + list(by_chunk.finish(0))
     assert chunked == one and any("ERROR hit failed: disk full" in x for x in one)
     assert by_chunk.dropped == by_line.dropped
+
+
+# -- grep's counted runs: the same answer as one line at a time ------------------------------
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_NAMES = st.sampled_from(["a.py", "b.py", "a", "a:1", "x:12:y", "src/c.py", "grep", "d e.py"])
+_LINES = st.lists(st.one_of(
+    st.tuples(_NAMES, st.integers(1, 30), st.integers(1, 40),
+              st.sampled_from(["value = 1", "WARN retry", "status=503 x", "ok  ", "x" * 230,
+                               "", "ERROR: disk"])),
+    st.sampled_from(["grep: nope: No such file or directory", "Binary file z matches",
+                     "b.py-3-context", "plain text"])), max_size=120)
+
+
+def _grep_lines(items, numbers: bool) -> list[str]:
+    """Each (name, run, number, text): `run` lines of that file in a row (a file's matches
+    come together, and a name may come back later), or a line as it is."""
+    out = []
+    for item in items:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        name, count, number, text = item
+        out.extend(f"{name}:{number + j}:{text}" if numbers else f"{name}:{text}"
+                   for j in range(count))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(_LINES, st.booleans(), st.sampled_from([1, 7, 64, 4096]))
+def test_grep_counts_runs_as_it_groups_each_line(items, numbers, chunk):
+    """Past the budget, the holds and the standout picker's window, grep counts a file's run of
+    matches at once (`_group_runs`); what it answers and counts is what one line at a time
+    (`_group_each`) gives, whatever the file names, error lines and long lines."""
+    from unittest import mock
+
+    lines = _grep_lines(items, numbers)
+    argv = ["grep", "-rn" if numbers else "-r", "value", "."]
+    with mock.patch.multiple(grep, HOLD_TOTAL=5, HOLD_PER_FILE=3, FILE_LIMIT=4,
+                             CHAR_BUDGET=200, STANDOUT_SCAN=300):
+        answers = []
+        for runs in (True, False):
+            f = grep.Grep(argv)
+            if not runs:
+                f._group_runs = f._group_each
+            out = []
+            for at in range(0, len(lines), chunk):
+                out.extend(f.feed_lines(lines[at:at + chunk]))
+            out.extend(f.finish(0))
+            answers.append((out, f.total, f.hidden_files, f.hidden_matches, f.chars,
+                            {p: e[1] for p, e in f.files.items()}, f.errors, f.dropped))
+    assert answers[0] == answers[1]
+
+
+def test_grep_counts_a_long_search_mostly_by_runs(monkeypatch):
+    """The fast way is taken: of 60,000 matches in 300 files, one line at a time sees only those
+    before the holds, the budget and the picker's window (here 200,000 characters) are
+    behind."""
+    monkeypatch.setattr(grep, "STANDOUT_SCAN", 200_000)
+    lines = [f"src/m{i:03d}.py:{j}:    value = compute({j})" for i in range(300)
+             for j in range(1, 201)]
+    f = grep.Grep(["grep", "-rn", "value", "src"])
+    seen = []
+    each = f._group_each
+    f._group_each = lambda chunk: (seen.append(len(chunk)), each(chunk))
+    for at in range(0, len(lines), 4096):
+        f.feed_lines(lines[at:at + 4096])
+    out = list(f.finish(0))
+    assert f.total == 60_000 and sum(seen) < 25_000
+    assert out[0].startswith("60000 matches in 300 files (grouped")
+    assert "src/m299.py: 200 matches" in out
+    assert out[0].endswith(f"past the first {f.standout.unscanned_from - 1:,} were not looked "
+                           "through for those that stand out)")

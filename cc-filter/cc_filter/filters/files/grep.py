@@ -20,13 +20,15 @@ cut) up to the same budget, then the lines that stand out among the rest, in pla
 
 Memory stays bounded: each file holds at most `HOLD_PER_FILE` matches (`HOLD_TOTAL` in all).
 Speed: the runner's chunks go through `feed_lines` in one loop (a cut-mode search past its
-budget hands the rest of a chunk to the standout picker whole), so a 1M-match search costs
-about what it did before the picker.
+budget hands the rest of a chunk to the standout picker whole); the picker looks through the
+first `STANDOUT_SCAN` characters of match text (the map's header says where it stopped), and
+past it and every budget a file's run of matches is counted at once (`_group_runs`), so a
+1M-match search costs a few copies of its output.
 """
 import os
 
 from cc_filter.kit.filter import Filter
-from cc_filter.kit.lines import omitted, strip_ansi, truncated
+from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi, truncated
 from cc_filter.kit.standout import TELLING, Standout
 
 MATCH_BUDGET = 200  # lines of the ungrouped (cut) mode: twice this many at most
@@ -35,9 +37,14 @@ BUDGET_TOKENS = "4,000"  # CHAR_BUDGET in tokens, as the map's first line says i
 HOLD_PER_FILE = 400
 HOLD_TOTAL = 20_000
 STANDOUT_LIMIT = 100  # telling matches remembered for the map (30 in the cut mode)
+#: the match text the standout picker looks through (2 MiB: some 40,000 matches); past it the
+#: matches are only counted, so a 1M-match search stays near the cost of copying it
+STANDOUT_SCAN = 2 << 20
 FILE_LIMIT = 300
 _BLOCK = 2048  # lines handed to the standout picker at once
 ERROR_LIMIT = 50
+#: a line number and its colon at a line's start (`_one_file`, with the path taken off)
+_NUMBERED = LazyPattern(r"\n[0-9]+:")
 LINE_LIMIT = 200
 WINDOW_BEFORE = 60
 WINDOW_AFTER = 140
@@ -193,7 +200,7 @@ class Grep(Filter):
         self.held = 0  # matches held for the map
         self.all_chars = 0  # of the whole grouped answer
         self.standout = Standout(STANDOUT_LIMIT if self.args.mode == "group" else 30,
-                                 neighbours=0)
+                                 neighbours=0, scan_chars=STANDOUT_SCAN)
         self._pending: tuple = ([], [])  # lines (and payloads) not yet handed to it
         self._pending_first = 0
 
@@ -295,6 +302,85 @@ class Grep(Filter):
         return out
 
     def _group_lines(self, lines: list[str]) -> None:
+        """Each line under its file; past every budget, whole runs of one file at once."""
+        if self.over and self.held >= HOLD_TOTAL:
+            self._group_runs(lines)
+        else:
+            self._group_each(lines)
+
+    def _group_runs(self, lines: list[str]) -> None:
+        """Once the map is decided and its matches held (`over`, HOLD_TOTAL), a match of a file
+        past FILE_LIMIT is only counted among the omitted, and any other, once the standout
+        picker's window is behind, only counted under its file. A file's matches come
+        together, so a run of lines that begin with the same `path:` (and, with -n, a line
+        number) is counted at once: its end found by bisection and checked by one count over
+        the run's text, its size by `map` — at C speed, where a loop judges each line in
+        Python. What is not such a run (an error line, a file that is still held) takes the
+        one-line way, `_group_each`: the answer is the same either way
+        (tests/cc_filter/filters/test_files_filters.py)."""
+        from bisect import bisect_left
+
+        numbers, files, standout = self.args.numbers, self.files, self.standout
+        i, n = 0, len(lines)
+        while i < n:
+            line = lines[i]
+            parts = self._split(line)
+            if parts is None or line.startswith(("grep: ", "rg: ", "Binary file ")) \
+                    or parts[0] in ("grep", "rg"):
+                self._group_each(lines[i:i + 1])
+                i += 1
+                continue
+            path = parts[0]
+            prefix = path + ":"
+            entry = files.get(path)
+            hidden = entry is None and len(files) >= FILE_LIMIT
+            end = i + 1 + bisect_left(range(i + 1, n), True,
+                                      key=lambda k: not lines[k].startswith(prefix))
+            run = lines[i:end]
+            if not self._one_file(run, prefix):
+                self._group_each(run[:1])  # another file's lines among them: one by one
+                i += 1
+                continue
+            if not hidden:
+                if not standout.past_window():
+                    self._group_each(run)  # matches the picker still looks through
+                    i = end
+                    continue
+                self._flush()  # past the window: what it was handed is only counted
+            k = len(run)
+            first = self.total + 1
+            self.total += k
+            if hidden:
+                if path != self.last_hidden:
+                    self.hidden_files += 1
+                    self.last_hidden = path
+                self.hidden_matches += k
+            else:
+                lengths = list(map(len, map(str.rstrip, run)))
+                if max(lengths) - len(prefix) > LINE_LIMIT:  # a long text: counted as cut
+                    self.total -= k
+                    self._group_each(run)
+                    i = end
+                    continue
+                if entry is None:
+                    entry = files[path] = [[], 0]
+                    self.chars += len(path) + 2
+                entry[1] += k
+                self.chars += sum(lengths) - k * (len(prefix) + (1 if numbers else 0) - 5)
+                standout.count_past(first, k)
+            i = end
+
+    def _one_file(self, run: list[str], prefix: str) -> bool:
+        """Does every line of `run` begin with `prefix` (and, with -n, a line number and a
+        colon after it)? One count over the run's text."""
+        text = "\n" + "\n".join(run)
+        starts = "\n" + prefix
+        if text.count(starts) != len(run):
+            return False
+        return not self.args.numbers or \
+            len(_NUMBERED.compiled.findall(text.replace(starts, "\n"))) == len(run)
+
+    def _group_each(self, lines: list[str]) -> None:
         files, numbers, split = self.files, self.args.numbers, self._split
         texts, payloads = self._pending
         for line in lines:
@@ -352,6 +438,14 @@ class Grep(Filter):
         return (self.total if seq is None else seq,
                 f"{number}: {shown}" if number else shown, cut)
 
+    def _unscanned(self) -> str:
+        """What the header says when the standout picker's window ended before the matches."""
+        at = self.standout.unscanned_from
+        if at is None:
+            return ""
+        return (f"; matches past the first {at - 1:,} were not looked through for those that "
+                "stand out")
+
     def _map(self) -> list[str]:
         """Past the budget: per file its count, then as many matches as fill the budget —
         first those that stand out, then each file's first ones in turn."""
@@ -359,7 +453,7 @@ class Grep(Filter):
         out = [f"{self.total} matches in {files} files (grouped, about "
                f"{(self.chars + 3) // 4:,} tokens: over the {BUDGET_TOKENS}-token budget; each "
                "file's count, then the matches that stand out and the first ones, as many as "
-               "fit; all in the full output)"]
+               f"fit; all in the full output{self._unscanned()})"]
         # the first line, each file's `path: N matches` line and its `... (N matches omitted)`
         used = len(out[0]) + 1 + sum(len(path) + 2 * len(str(entry[1])) + 37
                                      for path, entry in self.files.items())

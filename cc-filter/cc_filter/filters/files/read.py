@@ -9,7 +9,8 @@ lines around one marker that names the omitted range and the exact command that 
 lines start with a timestamp or a level: `standout.looks_like_log`) keeps, from the cut
 middle, the lines that stand out first (`cc_filter.kit.standout`: warning and error lines with a
 neighbour each side, non-success statuses, lines unlike all the others), in place, each gap
-around them its own marker with its own `sed -n` range. Source code keeps head and tail. A line longer than `LINE_LIMIT` characters is cut
+around them its own marker with its own `sed -n` range; a log past the picker's window (its
+first 8 MB) says where it stopped looking. Source code keeps head and tail. A line longer than `LINE_LIMIT` characters is cut
 with `… [N more chars]` (the Read tool's bound too). Memory stays bounded (`CappedLines`: the
 tail is a rolling window).
 
@@ -20,7 +21,7 @@ other sed scripts, reading stdin — passes through unchanged.
 """
 from cc_filter.kit.filter import Filter
 from cc_filter.kit.lines import CappedLines
-from cc_filter.kit.standout import Standout, looks_like_log
+from cc_filter.kit.standout import SCAN_CHARS, Standout, looks_like_log
 
 VERBATIM_LIMIT = 2000
 HEAD = 200
@@ -180,9 +181,16 @@ class Read(Filter):
                     middle.append(self._marker(first, index - 1))
                 middle.append(self._cut(line))
                 first = index + 1
+        unscanned = self.standout.unscanned_from if self.log else None
+        if unscanned is not None and first < unscanned <= last:  # past the window: say so
+            middle.append(self._marker(first, unscanned - 1))
+            first = unscanned
         if first <= last:
-            middle.append(self._marker(first, last))
+            middle.append(self._marker(first, last, unscanned is not None and first >= unscanned))
         return rest + middle + [self._cut(line) for line in tail]
 
-    def _marker(self, first: int, last: int) -> str:
+    def _marker(self, first: int, last: int, unscanned: bool = False) -> str:
+        if unscanned:  # past the standout picker's window
+            return (f"... lines {first}–{last} omitted, not looked through for warnings "
+                    f"(past the first {SCAN_CHARS >> 20} MB; {self._hint(first, last)})")
         return f"... lines {first}–{last} omitted ({self._hint(first, last)})"
