@@ -317,6 +317,18 @@ def test_read_of_a_long_log_keeps_its_warning_in_place():
     assert out[:200] == lines[:200] and out[-50:] == lines[-50:] and f.dropped
 
 
+def test_read_of_a_coloured_log_tells_its_coloured_warning():
+    """`\x1b[33mWARN` is a warning: the picker judges the line without its colour codes, and
+    the line is shown as the file has it."""
+    lines = [f"2026-05-01T10:{n // 60 % 60:02d}:{n % 60:02d}Z \x1b[32mINFO\x1b[0m step {n} ok"
+             for n in range(1, 5301)]
+    warned = [999, 1999, 2999, 3999, 4499]  # alike: no line of them is rare, each tells
+    for n in warned:
+        lines[n] = f"2026-05-01T10:50:00Z \x1b[33mWARN\x1b[0m upstream slow step {n + 1}"
+    out, _ = run(read.Read, ["cat", "app.log"], "\n".join(lines) + "\n")
+    assert all(lines[n] in out[200:-50] for n in warned)
+
+
 def test_read_of_a_log_past_the_pickers_window_says_where_it_stopped_looking(monkeypatch,
                                                                               tmp_path):
     """Only the first SCAN_CHARS of a log are looked through (a whole 100 MB log would cost

@@ -20,7 +20,7 @@ file's own line numbers). Anything else — other options (`cat -A`, `head -c`),
 other sed scripts, reading stdin — passes through unchanged.
 """
 from cc_filter.kit.filter import Filter
-from cc_filter.kit.lines import CappedLines
+from cc_filter.kit.lines import CappedLines, strip_ansi
 from cc_filter.kit.standout import SCAN_CHARS, Standout, looks_like_log
 
 VERBATIM_LIMIT = 2000
@@ -129,8 +129,16 @@ class Read(Filter):
         if not self.log:
             return
         skip = max(HEAD + 1 - first, 0)
-        if skip < len(lines):
-            self.standout.add_block(first + skip, lines[skip:] if skip else lines)
+        if skip >= len(lines):
+            return
+        block = lines[skip:] if skip else lines
+        if self.standout.past_window():
+            self.standout.count_past(first + skip, len(block))
+            return
+        texts = block  # judged without colour: `\x1b[33mWARN` is a WARN (shown as it is)
+        if "\x1b" in "\n".join(block):
+            texts = [strip_ansi(line) for line in block]
+        self.standout.add_block(first + skip, texts, block)
 
     def _cut(self, line: str) -> str:
         if len(line) <= LINE_LIMIT:
