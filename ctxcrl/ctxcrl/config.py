@@ -5,7 +5,11 @@ one `stat`. With one, the parsed result is cached with `marshal` next to the dat
 file's mtime and size), so `tomllib` (~20 ms of imports) runs only after the file changed.
 A missing or malformed config never breaks a command: defaults apply and one warning goes to
 stderr. A malformed file is cached too (with its error), so tomllib does not run again until the
-file changes, and the warning is repeated on every load (the problem stays visible).
+file changes, and the warning is repeated on every load (the problem stays visible). One part of
+a malformed file is still read: its `[gate]` table's `deny` and `ask` rules, when that table
+parses on its own (`_salvage_gate`). A typo elsewhere in the file must not quietly drop a
+deny the user wrote; for an agent with no rules of its own (pi) those are the only denies.
+Its `allow` rules are not taken from a file that does not parse.
 
 `CTXCRL_QUIET_CONFIG` (non-empty, not "0") silences that warning: the installed hook script
 sets it for every stage but the first one that reads the config (cc-gate), so one agent command
@@ -101,6 +105,38 @@ def _parse(path: str) -> dict:
         return tomllib.load(f)
 
 
+def _salvage_gate(path: str) -> dict:
+    """From a config that does not parse: the `deny` and `ask` lists of its `[gate]` table (a
+    `[gate]` header line and the lines up to the next table header), when that table parses
+    on its own; {} otherwise."""
+    import tomllib
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return {}
+    body, inside = [], False
+    for line in lines:
+        head = line.split("#", 1)[0].strip()
+        if head.startswith("["):
+            if inside:
+                break
+            inside = head == "[gate]"
+            continue
+        if inside:
+            body.append(line)
+    if not inside and not body:
+        return {}
+    try:
+        table = tomllib.loads("\n".join(body))
+    except (tomllib.TOMLDecodeError, ValueError):
+        return {}
+    return {kind: table[kind] for kind in ("deny", "ask")
+            if isinstance(table.get(kind), list) and table[kind]
+            and all(isinstance(rule, str) for rule in table[kind])}
+
+
 def load_config(path: str | None = None) -> dict:
     """The effective configuration: defaults overlaid with the user's file."""
     global _loaded
@@ -128,6 +164,11 @@ def load_config(path: str | None = None) -> dict:
                 user, error = {}, f"ignoring unreadable config {target}: {exc}"
             except Exception as exc:  # tomllib.TOMLDecodeError, UnicodeDecodeError
                 user, error = {}, f"ignoring malformed config {target}: {exc}"
+                gate = _salvage_gate(target)
+                if gate:
+                    user = {"gate": gate}
+                    error += "; its [gate] " + " and ".join(
+                        f"{kind} rules" for kind in gate) + " still apply"
                 _write_cache(stamp, user, error)
             else:
                 _write_cache(stamp, user)

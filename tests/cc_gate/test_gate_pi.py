@@ -32,6 +32,16 @@ def test_gate_denies_hold_on_every_spelling(tmp_path, ctxcrl_home):
     assert judge(tmp_path, "ls").decision == ASK
 
 
+def test_a_typo_elsewhere_in_config_toml_keeps_the_gate_denies(tmp_path, ctxcrl_home):
+    """For pi the [gate] denies are the only denies: a malformed [tee] table must not drop
+    them (ctxcrl.config reads the [gate] table on its own)."""
+    (ctxcrl_home / "config.toml").write_text('[tee\nmode = "always"\n[gate]\n'
+                                             'deny = ["git push:*"]\n')
+    verdict = judge(tmp_path, "git -C . push origin main")
+    assert verdict.decision == DENY and "[gate]" in verdict.reason
+    assert judge(tmp_path, "git status").decision == ASK
+
+
 def test_other_agents_rules_are_not_pis(tmp_path, ctxcrl_home, private_home):
     (private_home / ".claude").mkdir()
     (private_home / ".claude" / "settings.json").write_text(

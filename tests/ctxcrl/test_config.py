@@ -73,3 +73,31 @@ def test_an_unreadable_file_is_not_cached(config_file, capsys, monkeypatch):
         assert load()["tee"]["mode"] == "failures"
         assert "ignoring unreadable config" in capsys.readouterr().err
     assert load()["tee"]["mode"] == "never"  # readable again (chmod keeps the mtime)
+
+
+def test_a_malformed_file_keeps_its_gate_denies_and_asks(config_file, capsys):
+    """A typo in another table must not drop a [gate] deny: that table is read on its own (its
+    allow rules are not taken from a file that does not parse)."""
+    config_file.write_text('[tee\nmode = "always"\n[gate]\n# mine\ndeny = ["Bash(git push:*)"]\n'
+                           'ask = ["Bash(rm:*)"]\nallow = ["Bash(curl:*)"]\n[tracking]\n'
+                           'enabled = true\n')
+    for _ in range(2):  # the second load comes from the cache
+        gate = load()["gate"]
+        assert gate == {"allow": [], "deny": ["Bash(git push:*)"], "ask": ["Bash(rm:*)"]}
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith(
+            f"ctxcrl: ignoring malformed config {config_file}: ")
+        assert err[0].endswith("; its [gate] deny rules and ask rules still apply")
+
+
+@pytest.mark.parametrize("text", [
+    '[gate\ndeny = ["Bash(git push:*)"]\n',             # the header itself is broken
+    '[gate]\ndeny = ["Bash(git push:*)"\n[tee]\n',       # the table is broken
+    '[tee\n[gate]\ndeny = "Bash(git push:*)"\n',         # not a list
+    BROKEN,                                              # no [gate] at all
+])
+def test_a_gate_table_that_cannot_be_read_gives_no_rules(config_file, capsys, text):
+    config_file.write_text(text)
+    assert load()["gate"] == {"allow": [], "ask": [], "deny": []}
+    err = capsys.readouterr().err
+    assert "ignoring malformed config" in err and "still apply" not in err
