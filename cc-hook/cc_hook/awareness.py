@@ -35,9 +35,9 @@ def artifacts(agent: str, scope: str, root: str, user_home: str) -> list:
     path = note_path(agent, scope, root, user_home)
     if path is None:
         return []
-    from .agents import load
+    from .agents import trait
 
-    rule_head = getattr(load(agent), "NOTE_RULE_HEAD", None)  # Cursor: a rule file of its own
+    rule_head = trait(agent, "NOTE_RULE_HEAD")  # Cursor: a rule file of its own
     if rule_head is not None:
         return [OwnedFile(path, rule_head + note_text(), "awareness note (rule)")]
     return [MarkedBlock(path, note_text(), "awareness note")]

@@ -60,7 +60,7 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
     import json
 
     from .stage import decode, encode
-    from .agents import event_for
+    from .agents import event_for, trait
 
     event = event_for(agent, command, cwd)
     line = decode(agent, json.dumps(event))
@@ -69,16 +69,14 @@ def hook_answer(agent: str, command: str, cwd: str, after: bool, gate=None,
     rec = loads(line)
     gate = gate or Gate(agent=agent)
     rewriter = rewriter or _rewriter()
-    from .stage import load
-
     # the agent's pre-execution pipeline: deny-only where it filters only after execution
     # (Copilot), the rewrite where it also filters what the rewrite leaves alone (Codex)
-    pre = getattr(load(agent), "PIPELINES", (hook_script.REWRITE,))[0]
+    pre = trait(agent, "PIPELINES", (hook_script.REWRITE,))[0]
     if not after:
         pre = hook_script.REWRITE
     pipeline = hook_script.PIPELINES[pre]
     names = [name for name, rest in pipeline if name != "cc-hook"]
-    if pre == hook_script.REWRITE and getattr(load(agent), "GATE_AFTER_REWRITE", False):
+    if pre == hook_script.REWRITE and trait(agent, "GATE_AFTER_REWRITE", False):
         names = ["cc-rewrite", "cc-gate"]
     for name in names:
         if name == "cc-gate":
@@ -125,14 +123,11 @@ class _DefaultClient:
     client process (when the real one is not an ancestor)."""
 
     def __init__(self, agent: str):
-        from .agents import load
+        from .agents import trait
 
         # its module's DEFAULT_START: how it starts in its default setup (Gemini CLI: an
         # interactive session), for an agent whose gate reads flags from its running process
-        try:
-            self.argv = getattr(load(agent), "DEFAULT_START", None)
-        except KeyError:
-            self.argv = None
+        self.argv = trait(agent, "DEFAULT_START")
         self.saved = None
 
     def __enter__(self):
@@ -172,12 +167,10 @@ def measure(agent: str, cwd: str, after: bool, commands=TYPICAL) -> list:
 def allow_rules(agent: str, commands: list) -> tuple[str, list] | None:
     """(where, the exact lines) that let the agent run `commands` unasked, so the hook can
     compact them; None when the agent has no such rule."""
-    from .agents import load
+    from .agents import trait
 
-    try:  # its module's ALLOW_RULES: (where the lines go, prefixes → the exact lines)
-        found = getattr(load(agent), "ALLOW_RULES", None)
-    except KeyError:
-        found = None
+    # its module's ALLOW_RULES: (where the lines go, prefixes → the exact lines)
+    found = trait(agent, "ALLOW_RULES")
     if not found or not commands:
         return None
     where, make = found
@@ -265,9 +258,9 @@ def after_approval(agent: str, command: str, cwd: str, outcome) -> list:
         lines = ["  approved  runs filtered (the prompt shows the rewritten command)"]
         # an agent whose prompt for a hook's ask has no "don't ask again" (Claude Code) says
         # how to save the rule by hand
-        from .agents import load
+        from .agents import trait
 
-        ask_again_hint = getattr(load(agent), "ask_again_hint", None)
+        ask_again_hint = trait(agent, "ask_again_hint")
         hint = ask_again_hint(command) if ask_again_hint else None
         if hint:
             lines.append(f"  again     {hint[2:]}")

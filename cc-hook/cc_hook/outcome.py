@@ -72,12 +72,9 @@ def parse_answer(text: str):
 def filters_after(texts, agent: str) -> bool:
     """Whether the installed files (their texts) register `agent`'s after-execution filter:
     its module's `AFTER_MARK`, how its installed file names that event (none: it has none)."""
-    from .agents import load
+    from .agents import trait
 
-    try:
-        mark = getattr(load(agent), "AFTER_MARK", None)
-    except KeyError:
-        return False
+    mark = trait(agent, "AFTER_MARK")
     return bool(mark) and any(text and mark in text for text in texts)
 
 

@@ -56,12 +56,9 @@ class _default_client:
         self.agent, self.argv, self.tmp = agent, argv, None
 
     def __enter__(self):
-        from .agents import load
+        from .agents import trait
 
-        try:
-            start = getattr(load(self.agent), "DEFAULT_START", None) if self.agent else None
-        except KeyError:
-            start = None
+        start = trait(self.agent, "DEFAULT_START") if self.agent else None
         if not start:
             return self.argv
         from cc_gate import process

@@ -15,7 +15,7 @@ import os
 from ctxcrl import home
 
 from . import hook_script
-from .agents import HOOK_AGENTS, PLUGIN_AGENTS, load
+from .agents import HOOK_AGENTS, PLUGIN_AGENTS, load, trait
 from .install import InstallContext, Reporter, artifacts_for, user_home
 from .manifest import Manifest
 from .settings_file import MalformedSettings, read_text
@@ -88,7 +88,7 @@ def _check_version(version, finding: Finding, path: str) -> None:
 def check_client_tables(agent: str, finding: Finding) -> None:
     """A client whose known-safe commands the gate's tables do not hold (newer): its module's
     `table_problem()` (Claude Code's read-only check)."""
-    table_problem = getattr(load(agent), "table_problem", None)
+    table_problem = trait(agent, "table_problem")
     if table_problem is None:
         return
     problem = table_problem()

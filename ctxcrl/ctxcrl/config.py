@@ -126,7 +126,7 @@ def _salvage_gate(path: str) -> dict:
             continue
         if inside:
             body.append(line)
-    if not inside and not body:
+    if not inside:  # no [gate] table
         return {}
     try:
         table = tomllib.loads("\n".join(body))

@@ -13,9 +13,9 @@ among `200`s. `Standout` sees every line once, in bounded memory, and at the end
   a shape seen once stands out — only while there are few of them.
 
 Only the first `SCAN_CHARS` characters handed to it (a search's picker: fewer) are looked
-through: the scan costs
-10–25 ns a character in Python (a log whose every line says `status=200` or `WARN` is the
-worst case), so a whole 100 MB log would take two seconds, twenty times the copy it sits on.
+through: the scan costs 10–25 ns a character in Python (a log whose every line says
+`status=200` or `WARN` is the worst case), so a whole 100 MB log would take two seconds,
+twenty times the copy it sits on.
 Lines past the window are counted, not judged; `unscanned_from` names the first of them, so
 the reader's marker can say that part was not looked through.
 
@@ -143,9 +143,9 @@ class Standout:
         #: the window: characters looked through (default SCAN_CHARS)
         self.scan_chars = SCAN_CHARS if scan_chars is None else scan_chars
         self.count = 0
-        self.scanned = 0  # lines looked through (the first ones, up to SCAN_CHARS)
+        self.scanned = 0  # lines looked through (the first ones, up to the window)
         self.scanned_chars = 0
-        #: the index of the first line past SCAN_CHARS (counted, not looked through), if any
+        #: the index of the first line past the window (counted, not looked through), if any
         self.unscanned_from: int | None = None
         self.telling_count = 0
         self.telling: dict = {}  # index -> payload (telling lines and their neighbours)

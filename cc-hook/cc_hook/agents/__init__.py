@@ -35,6 +35,16 @@ def load(name: str):
     return module
 
 
+def trait(name: str, attribute: str, default=None):
+    """What the agent's module states as `attribute`, one only some agents have
+    (`ALLOW_RULES`, `DEFAULT_START`, `GATE_AFTER_REWRITE`, `ask_again_hint` …): `default` when
+    its module states nothing, or for an agent nobody knows."""
+    try:
+        return getattr(load(name), attribute, default)
+    except KeyError:
+        return default
+
+
 def title(name: str) -> str:
     """The agent's name for people (`Claude Code`): its module's TITLE; the name itself for
     an agent nobody knows."""

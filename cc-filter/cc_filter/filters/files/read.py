@@ -21,7 +21,7 @@ other sed scripts, reading stdin — passes through unchanged.
 """
 from cc_filter.kit.filter import Filter
 from cc_filter.kit.lines import CappedLines, strip_ansi
-from cc_filter.kit.standout import SCAN_CHARS, Standout, looks_like_log
+from cc_filter.kit.standout import Standout, looks_like_log
 
 VERBATIM_LIMIT = 2000
 HEAD = 200
@@ -200,5 +200,5 @@ class Read(Filter):
     def _marker(self, first: int, last: int, unscanned: bool = False) -> str:
         if unscanned:  # past the standout picker's window
             return (f"... lines {first}–{last} omitted, not looked through for warnings "
-                    f"(past the first {SCAN_CHARS >> 20} MB; {self._hint(first, last)})")
+                    f"(past the first {self.standout.scan_chars >> 20} MB; {self._hint(first, last)})")
         return f"... lines {first}–{last} omitted ({self._hint(first, last)})"
