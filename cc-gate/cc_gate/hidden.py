@@ -532,7 +532,7 @@ def saved_aliases(globals_: list) -> dict:
     """The `[alias]` entries of git's config files for a command run here (system, global,
     the repository's own from the cwd or `-C`): lower-case name → values. Read only for a
     command git does not have, cached by file, mtime and size."""
-    import os
+    from ctxcrl import lean_os as os
 
     env = os.environ
     files = []
@@ -558,7 +558,7 @@ def saved_aliases(globals_: list) -> dict:
 
 
 def _repository_configs(here: str) -> list:
-    import os
+    from ctxcrl import lean_os as os
 
     for _ in range(64):
         dot = os.path.join(here, ".git")
@@ -588,7 +588,7 @@ def _repository_configs(here: str) -> list:
 
 
 def _aliases_in(path: str) -> dict:
-    import os
+    from ctxcrl import lean_os as os
 
     try:
         st = os.stat(path)

@@ -3,10 +3,13 @@
 The hook runs as a grandchild of the client (client → `sh -c <hook>` → the hook script →
 the stage), so the client's argv is read from `/proc/<pid>/cmdline` up the parent chain.
 Linux only; elsewhere, or when `/proc` cannot be read, nothing is found. Imports only `os`.
+Each answer is kept for the life of the process (a stage lives milliseconds; its ancestors
+do not change meanwhile), so the gate's several questions walk the chain once.
 """
-import os
+from ctxcrl import lean_os as os
 
 _MAX_HOPS = 12
+_FOUND: dict = {}  # (names, start) → client_process's answer
 
 
 def _parent_and_argv(pid: int):
@@ -49,7 +52,14 @@ def client_argv(names, start: int | None = None):
 def client_process(names, start: int | None = None):
     """(pid, argv) of that ancestor, for what else /proc tells about it (its terminal); None
     when there is none or /proc cannot be read."""
-    pid = os.getppid() if start is None else start
+    key = (tuple(names), start)
+    if key not in _FOUND:
+        _FOUND[key] = _walk(names, os.getppid() if start is None else start)
+    found = _FOUND[key]
+    return None if found is None else (found[0], list(found[1]))
+
+
+def _walk(names, pid: int):
     for _ in range(_MAX_HOPS):
         if pid <= 1:
             return None

@@ -22,7 +22,7 @@ Runs on every agent command: imports only `os` (and `ctxcrl.config`, itself chea
 are small JSON files parsed with the C scanner of `cc_peel.record`; matching is a few string
 scans.
 """
-import os
+from ctxcrl import lean_os as os
 
 from cc_peel import record
 

@@ -68,7 +68,7 @@ def cwd_of(record, fallback: str | None = None) -> str:
         return cwd
     if fallback:
         return fallback
-    import os
+    from ctxcrl import lean_os as os
 
     try:
         return os.getcwd()
@@ -248,7 +248,7 @@ def _close_quietly(out: _Output) -> None:
     if out.closed:
         # stdout went away (`| head -1`): make the interpreter's final flush a no-op.
         try:
-            import os
+            from ctxcrl import lean_os as os
 
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())

@@ -9,7 +9,7 @@ output, the cat/head/tail forms the read filter cannot honour, display-only pipe
 Imports only `os` and cc_peel.record (for warnings); `re` only when an exclude pattern is a
 regex.
 """
-import os
+from ctxcrl import lean_os as os
 
 from cc_peel import record
 

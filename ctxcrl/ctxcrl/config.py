@@ -19,7 +19,7 @@ The file is read only from a home the user alone controls (`home.trusted_home()`
 folder inside the project, or writable by others, gives the defaults (its `[gate]` allow rules
 and `[hooks] filter_bin` would otherwise come from the project).
 """
-import os
+from ctxcrl import lean_os as os
 import sys
 
 from . import home

@@ -14,7 +14,7 @@ says so (`warn_untrusted_once`).
 
 Imports only `os` (and `pwd` once, for the user's home folder): this runs on every agent command.
 """
-import os
+from ctxcrl import lean_os as os
 
 
 def _xdg(var: str, fallback: str) -> str:
@@ -112,16 +112,20 @@ PROJECT_DIR_VARIABLES = ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
 
 _untrusted_cache: dict = {}
 _warned_untrusted: set = set()
+_user_homes: dict = {}  # uid → its home folder: the password database is read once
 
 
 def user_home() -> str:
     """The user's home folder from the password database (a project can set HOME, not this)."""
-    try:
-        import pwd
+    uid = os.getuid()
+    if uid not in _user_homes:
+        try:
+            import pwd
 
-        return pwd.getpwuid(os.getuid()).pw_dir or "/"
-    except (ImportError, KeyError):
-        return os.path.expanduser("~")
+            _user_homes[uid] = pwd.getpwuid(uid).pw_dir or "/"
+        except (ImportError, KeyError):
+            return os.path.expanduser("~")
+    return _user_homes[uid]
 
 
 def project_roots(cwd: str | None = None) -> list:

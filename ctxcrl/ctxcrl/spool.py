@@ -8,7 +8,7 @@ swallows every error and reports it as False.
 
 Imports nothing heavy (no `json`, which pulls in `re`): this runs on every agent command.
 """
-import os
+from ctxcrl import lean_os as os
 import time
 
 from . import home

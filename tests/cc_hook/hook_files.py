@@ -1,5 +1,6 @@
-"""Reading files back in cc-hook tests."""
+"""Reading files back in cc-hook tests, and the folders the installed hook's stages import from."""
 import os
+import sys
 
 
 def read(path) -> str | None:
@@ -19,3 +20,14 @@ def tree(root) -> dict:
             with open(path, "rb") as f:
                 files[os.path.relpath(path, root)] = f.read()
     return files
+
+
+def stage_dirs() -> list:
+    """The folders `cc-hook init` puts on the stages' sys.path (hook_script.stage_launcher)."""
+    from cc_hook import hook_script
+
+    launcher = hook_script.stage_launcher(
+        {name: os.path.join(os.path.dirname(sys.executable), name) for name in
+         ("cc-hook", "cc-gate", "cc-rewrite")})
+    assert launcher is not None, "the venv's console scripts run this interpreter"
+    return launcher[1]

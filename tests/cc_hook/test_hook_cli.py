@@ -9,6 +9,7 @@ import pytest
 from docopt import docopt
 
 from cc_hook import cli
+from hook_files import stage_dirs
 
 CC_HOOK = os.path.join(os.path.dirname(sys.executable), "cc-hook")
 
@@ -105,17 +106,6 @@ def test_hot_stages_import_nothing_heavy(stage, body):
     loaded = set(done.stdout.split())
     assert "cc_hook.stage" in loaded, done.stderr
     assert not loaded & set(HEAVY)
-
-
-def stage_dirs():
-    """The folders `cc-hook init` puts on the stages' sys.path (hook_script.stage_launcher)."""
-    from cc_hook import hook_script
-
-    launcher = hook_script.stage_launcher(
-        {name: os.path.join(os.path.dirname(sys.executable), name) for name in
-         ("cc-hook", "cc-gate", "cc-rewrite")})
-    assert launcher is not None, "the dev venv's console scripts run this interpreter"
-    return launcher[1]
 
 
 @pytest.mark.parametrize("stage, body, module", [

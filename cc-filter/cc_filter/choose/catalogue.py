@@ -24,7 +24,7 @@ Patterns of the common shapes (`^git status(\\s|$)`, `^(cat|head)(\\s|$)`) are m
 Imports nothing heavy at module level (os, sys, marshal).
 """
 import marshal
-import os
+from ctxcrl import lean_os as os
 import sys
 
 from ctxcrl import home

@@ -14,7 +14,7 @@ The `[hooks] fallback_filter = false` config switch turns it off.
 `refusal(key)` is asked by the catalogue only when no filter matched, on every agent command:
 imports nothing (a frozenset lookup over the key's words, one config read, marshal-cached).
 """
-import os
+from ctxcrl import lean_os as os
 
 NAME = "generic"
 

@@ -15,7 +15,7 @@ and `bun build` are bun's own test runner and bundler). Never for a script run
 in another folder (`--prefix`, `-C`, `--dir`, `--filter`, `--workspace`): which package.json
 holds it is the package manager's business.
 """
-import os
+from ctxcrl import lean_os as os
 
 MANAGERS = ("npm", "pnpm", "yarn", "bun")
 RUN_PREFIXES = ("npm run ", "npm run-script ", "pnpm run ", "yarn run ", "bun run ")

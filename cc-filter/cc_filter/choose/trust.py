@@ -12,7 +12,7 @@ user's and not writable by others. (A CI job that wants its project's filters ru
 atomically with mode 0600. `json` is imported only here, and this module only when a project
 filter is actually about to be used (or by `cc-filter trust`/`untrust`).
 """
-import os
+from ctxcrl import lean_os as os
 
 from ctxcrl import home
 

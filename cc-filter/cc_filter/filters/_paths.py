@@ -7,7 +7,7 @@
 
 Imports nothing heavy (no `re`): these run on the `cc-filter run` path.
 """
-import os
+from ctxcrl import lean_os as os
 
 _cwd_prefix: str | None = None
 

@@ -7,7 +7,7 @@ common case, and `cc-filter run true` — never touch the disk.
 
 Imports nothing heavy: `tempfile` is imported only on the first spill.
 """
-import os
+from ctxcrl import lean_os as os
 
 #: Bytes kept in memory before spilling to disk.
 MEMORY_LIMIT = 1 << 20

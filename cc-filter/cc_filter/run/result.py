@@ -20,7 +20,7 @@ what the agent would show; otherwise the record passes unchanged and the agent k
 result. Never fails: a bad record, a missing file, an unknown filter → the record unchanged,
 at most one warning on stderr, exit 0. Imports only what `cc-filter <name>` does.
 """
-import os
+from ctxcrl import lean_os as os
 import sys
 
 from cc_filter.choose import catalogue
@@ -101,11 +101,36 @@ def _feed_file(guard, path: str) -> bool:
         os.close(fd)
 
 
+#: What filtering any result loads (all but the filter's own module), for prepare.
+_NEEDED = ("fcntl", "cc_filter.filters", "cc_filter.kit.filter", "cc_filter.kit.lines",
+           "cc_filter.kit.spill", "cc_filter.run.guard", "cc_filter.run.tee", "ctxcrl.spool")
+
+
+def prepare() -> None:
+    """Before stdin is read, while the hook's decode stage still works: the modules every
+    result needs, the tee settings and the filters of the current directory (where the agent
+    runs its hook, so nearly always the record's cwd). Prints nothing; whatever fails here is
+    done again, and reported, by filter_result."""
+    try:
+        for module in _NEEDED:
+            __import__(module)
+        from cc_filter.run import tee
+
+        tee.TeePolicy.from_config()
+        catalogue.all_entries(None)
+    except Exception:
+        pass
+
+
 def run_stage() -> int:
     """Read one result record on stdin, write it back (filtered or not). Always exit 0."""
     from cc_peel.record import dumps, loads
 
+    prepare()
     data = sys.stdin.buffer.read()
+    import gc
+
+    gc.enable()  # the hook starts its stages without it; the filter's work grows with the output
     out = b""
     for line in data.decode("utf-8", "replace").splitlines():
         if not line.strip():

@@ -25,7 +25,7 @@ Imports nothing heavy at module level (no subprocess, signal, re, json): `cc-fil
 must stay within 2× a bare Python start. The filter machinery is imported only when a filter
 was found.
 """
-import os
+from ctxcrl import lean_os as os
 import time
 
 import _signal

@@ -35,7 +35,7 @@ goes to the private fallback directory in $TMPDIR, or, when that cannot be had e
 file is written; either is said in one stderr line (once per directory and reason). The
 command's output and exit code are never touched by any of it.
 """
-import os
+from ctxcrl import lean_os as os
 import stat
 import time
 
@@ -379,11 +379,11 @@ def _system_owners() -> tuple:
     root's folders (`/`, `/tmp`) show there. Outside one, the overflow uid is an ordinary user
     (`nobody`) and owns nothing of ours."""
     try:
-        with open("/proc/self/uid_map", encoding="ascii") as f:
+        with open("/proc/self/uid_map", "rb") as f:
             mapped = f.read().split()
-        if mapped[:3] == ["0", "0", "4294967295"]:
+        if mapped[:3] == [b"0", b"0", b"4294967295"]:
             return (0,)
-        with open("/proc/sys/kernel/overflowuid", encoding="ascii") as f:
+        with open("/proc/sys/kernel/overflowuid", "rb") as f:
             return (0, int(f.read().strip()))
     except (OSError, ValueError, IndexError):
         return (0,)

@@ -70,7 +70,7 @@ CONFIG_DIR_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME",
 
 def settings_in_project(cwd: str) -> str | None:
     """Why the user's settings cannot be told from the project's here, or None."""
-    import os
+    from ctxcrl import lean_os as os
 
     from ctxcrl import home
 
@@ -93,7 +93,7 @@ def load_rules(agent: str, cwd: str | None = None):
     """Every rule that applies to a command run by `agent` in `cwd` (default: the current
     directory), from the sources that agent's own model reads; never an allow when a settings
     variable points into the project (`settings_in_project`)."""
-    import os
+    from ctxcrl import lean_os as os
 
     cwd = cwd or os.getcwd()
     rules = model(agent).load_rules(cwd)

@@ -31,7 +31,7 @@ built-in read-only commands (claude_builtin); any other mode is doubt. `CTXCRL_D
 is decided as `cmd` (an allow is answered without a rewrite: the prefix only turns filtering
 off). Imports only `os` (the flags, trust and built-in tables load when needed).
 """
-import os
+from ctxcrl import lean_os as os
 
 from .. import decision
 from ..rules import ALLOW, ASK, DENY, Rule, RuleSet, add_config, add_permissions, \

@@ -25,7 +25,7 @@ arguments (`cat`, `head`, `wc`, `du` …; with a glob only the few it lists), an
 
 Loaded lazily (the JSON is read once, when a command has no allow rule); imports `re` only then.
 """
-import os
+from ctxcrl import lean_os as os
 
 NEWEST = "claude_builtin.json"
 _LOADED: dict = {}  # file name → its tables

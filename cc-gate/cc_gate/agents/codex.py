@@ -32,7 +32,7 @@ it finally runs, the rewritten one):
 A rule or config file that cannot be read or parsed is doubt: never allow. Imports only `os`
 (and `tomllib` only when a TOML file has to be read).
 """
-import os
+from ctxcrl import lean_os as os
 
 from .. import decision
 from ..rules import ALLOW, ASK, DENY, Rule, RuleSet, add_config, display_path, prefix_matcher, \

@@ -7,7 +7,7 @@ has no ask list; a command no allow rule matches is left to Cursor's own flow (n
 original runs unfiltered after Cursor's own approval), so the hook rewrites only what Cursor's
 own allow list (or `[gate] allow`) lets run without asking. Imports only `os`.
 """
-import os
+from ctxcrl import lean_os as os
 
 from .. import decision
 from ..rules import RuleSet, add_config, add_settings_permissions, \

@@ -31,7 +31,7 @@ would not run by itself (the rule `cc-hook init` installs lets `cc-filter run â€
 Runs on every agent command: imports only `os` and the cheap gate modules; TOML is parsed
 once per file change (`gemini_policy`'s cache).
 """
-import os
+from ctxcrl import lean_os as os
 
 from .. import decision, process
 from ..rules import ALLOW, ASK, DENY, Rule, RuleSet, add_config, dig, \

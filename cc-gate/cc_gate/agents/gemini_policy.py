@@ -17,7 +17,7 @@ Parsing TOML needs `tomllib` (and `re`, ~5 ms on the hook path), so the parsed r
 file are kept in `<data dir>/cache/gemini-policies.json`, keyed by the file's path, mtime and
 size: an unchanged file is never parsed again. `re` is imported only when a rule has a regex.
 """
-import os
+from ctxcrl import lean_os as os
 
 from cc_peel import record
 

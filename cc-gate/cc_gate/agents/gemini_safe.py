@@ -17,7 +17,7 @@ command alone.
 
 Imports only `os`; cc_lex is imported when a command is judged.
 """
-import os
+from ctxcrl import lean_os as os
 
 #: The client's safe commands (`safeCommands`), and those of them that read files
 #: (`fileReadingCommands`: each path argument must stay in the workspace).

@@ -26,7 +26,7 @@ this model only ever answers **deny** (OpenCode's own deny on some spelling of a
 hardening, ARCHITECTURE §5 rule 4) or **ask** (no answer: OpenCode decides on the unchanged command).
 Imports only `os`.
 """
-import os
+from ctxcrl import lean_os as os
 
 from .. import decision
 from ..process import client_argv

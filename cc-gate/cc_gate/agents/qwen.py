@@ -14,7 +14,7 @@ rewritten for it: `decide` answers "deny" when a rule denies any peeled spelling
 "ask" (no answer: the client decides on the original command) otherwise. It never answers
 allow, so the approval mode and the flags of the running client need not be read.
 """
-import os
+from ctxcrl import lean_os as os
 
 from .. import decision
 from ..rules import RuleSet, add_config, add_settings_permissions, \

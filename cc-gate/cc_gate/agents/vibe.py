@@ -22,7 +22,7 @@ hook still refuses it there (it only ever adds denies).
 
 Imports `tomllib` only when a config.toml exists.
 """
-import os
+from ctxcrl import lean_os as os
 
 from .. import decision
 from ..rules import DENY, Rule, RuleSet, add_config, display_path, prefix_matcher, \

@@ -22,7 +22,7 @@ plugin sends each command to the stages as JSON on stdin:
   own result stays). Output Cline already cut in the middle (over 48,000 characters), or
   left running in the background, is not filtered.
 """
-import os
+from ctxcrl import lean_os as os
 
 from ..record import command_record, decision_of, deny_reason, event_meta
 

@@ -8,7 +8,7 @@ whatever the after-hook leaves in `output.output` is what the model receives, fa
 included. So Kilo filters after execution like OpenCode: the same plugin and codecs
 (opencode.py), under the name `kilo`.
 """
-import os
+from ctxcrl import lean_os as os
 
 from . import opencode
 

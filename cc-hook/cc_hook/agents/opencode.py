@@ -16,7 +16,7 @@ The plugin sends each event to the stages as JSON on stdin:
   encode`: {"output": <the filtered text>}, or no answer (OpenCode's own result stays).
   OpenCode gives the model no exit code: the output is all it sees.
 """
-import os
+from ctxcrl import lean_os as os
 
 from ..record import command_record, decision_of, deny_reason, event_meta
 

@@ -25,7 +25,7 @@ makes the result an error whose text ends with "\\n\\nCommand exited with code N
 "Command exited with code N" when there was no output); a timeout or an abort ends with
 "Command timed out after N seconds" / "Command aborted" (left alone: no exit code).
 """
-import os
+from ctxcrl import lean_os as os
 
 from ..record import command_record, decision_of, deny_reason, event_meta
 

@@ -10,8 +10,9 @@
 # or cc-hook decode | cc-filter result | cc-hook encode (after it ran: `post`). `decode` first
 # compares this file with its recorded SHA-256 (CTXCRL_HOOK_SCRIPT) and, on a mismatch,
 # answers nothing and says so on stderr. When `path` is set, each stage is started as
-# `python -I -S` (no `site`: faster) with our packages' folders on sys.path. cc-rewrite runs
-# with CTXCRL_QUIET_CONFIG=1: a malformed config.toml is reported once, by cc-gate.
+# `python -I -S` (no `site`: faster) with our packages' folders on sys.path and the cyclic
+# garbage collector off (a stage lives milliseconds). cc-rewrite runs with
+# CTXCRL_QUIET_CONFIG=1: a malformed config.toml is reported once, by cc-gate.
 # CTXCRL_HOME and CTXCRL_FILTER_BIN are pinned to what init found: the agent's environment
 # (which a project's settings can set) does not choose where trust comes from.
 script=@@SCRIPT@@

@@ -25,7 +25,7 @@ first `STANDOUT_SCAN` characters of match text (the map's header says where it s
 past it and every budget a file's run of matches is counted at once (`_group_runs`), so a
 1M-match search costs a few copies of its output.
 """
-import os
+from ctxcrl import lean_os as os
 
 from cc_filter.kit.filter import Filter
 from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi, truncated

@@ -16,7 +16,7 @@ keeps them (jest, vitest, mocha), else at the end.
 Injects nothing. Tested with npm 11.19.1 on Node 20 (scripts running jest 30, vitest 3.2,
 mocha 12); npm 7-10 print the same banner.
 """
-import os
+from ctxcrl import lean_os as os
 
 from cc_filter.kit.filter import Filter
 from cc_filter.kit.lines import omitted, strip_ansi

@@ -13,7 +13,7 @@ else the current directory. Passes everything through for `--outputjson` / `--ve
 Injects nothing. Tested with pyright 1.1.414 (the PyPI wrapper, running Node 20); basedpyright
 prints the same layout.
 """
-import os
+from ctxcrl import lean_os as os
 
 from cc_filter.kit.lines import LazyPattern, TrimmedLineFilter, omitted
 
