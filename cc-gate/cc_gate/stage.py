@@ -43,9 +43,15 @@ class Gate:
 
     def prepare(self) -> None:
         """Before stdin is read (record.run_stage): the rules for the current directory, where
-        the agent runs its hook and so, nearly always, the records' cwd."""
+        the agent runs its hook and so, nearly always, the records' cwd, and whatever else
+        the agent's model reads for nearly every command (its module's `prepare(rules)`,
+        when it has one: Claude Code's read-only tables)."""
         self.prefixes()
-        self.rules_for(self._agent_for(None), record.cwd_of(None, self.cwd), quiet=True)
+        agent = self._agent_for(None)
+        rules = self.rules_for(agent, record.cwd_of(None, self.cwd), quiet=True)
+        ahead = getattr(model(agent), "prepare", None)
+        if ahead is not None:
+            ahead(rules)
 
     def prefixes(self) -> tuple:
         if self._prefixes is None:

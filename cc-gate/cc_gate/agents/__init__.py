@@ -14,7 +14,9 @@ Every module exposes:
   ORIGINAL command. "allow": the client would run it without asking (the hook rewrites it and
   answers the client's allow); "deny": the client would refuse it, or hardening found a deny
   (the hook answers deny, naming the rule); "ask": anything else, doubt included (the hook gives
-  no answer, so the client decides on the original command).
+  no answer, so the client decides on the original command);
+- optionally `prepare(rules)`: what `decide` reads for nearly every command, loaded by the
+  gate stage before it reads its input (Claude Code: the client's version and tables).
 
 Imports nothing: `model()` loads only the module of the agent in use.
 """

@@ -568,6 +568,17 @@ def _deciders_in(settings: dict, source: str):
 # the running client's version, and commands allowed by a rule saved for the rewritten form
 
 
+def prepare(rules: RuleSet) -> None:
+    """Before the gate stage reads its input (while the hook's decode still works): the
+    running client's version and its read-only tables, which deciding on any command without
+    an allow rule reads."""
+    from . import claude_builtin
+
+    version = client_version(rules)
+    if claude_builtin.table_is_current(version):
+        claude_builtin.tables(version)
+
+
 def client_version(rules: RuleSet):
     """The version of the running `claude` (its package.json, a native install's file
     name, else the AI_AGENT variable it sets: `claude-code_2-1-332_…`); None when unknown.
