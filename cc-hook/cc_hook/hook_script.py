@@ -22,6 +22,8 @@ import sysconfig
 
 from ctxcrl import home
 
+from .stage import MENTION_MARK
+
 HOOK_VERSION = 9
 PINNED_ENV_VERSION = 6
 """From this version on the script pins CTXCRL_HOME and CTXCRL_FILTER_BIN (`verify` FAILs an
@@ -209,13 +211,16 @@ def stage_commands(agent: str, tools: dict, launcher=None, pipeline: str = REWRI
     return path_line, commands
 
 
-def answer_line(stages: list[str], feed: str = "") -> str:
+def answer_line(stages: list[str], fail_closed: bool = False) -> str:
     """`answer=$(…)`: the stages chained; the first gets the script's path for its check;
     cc-rewrite and cc-filter run with CTXCRL_QUIET_CONFIG=1 (one config warning: cc-gate's,
-    or decode's)."""
+    or decode's). fail_closed: decode also says, on fd 3 into the answer, whether the event
+    mentions cc-filter (then MARK_STRIP)."""
     parts = []
     for i, stage in enumerate(stages):
-        if i == 0:
+        if i == 0 and fail_closed:
+            parts.append(f"CTXCRL_HOOK_SCRIPT=$script CTXCRL_MENTION_FD=3 {stage} 3>&4")
+        elif i == 0:
             parts.append(f"CTXCRL_HOOK_SCRIPT=$script {stage}")
         elif i == len(stages) - 1:
             parts.append(stage)
@@ -223,7 +228,9 @@ def answer_line(stages: list[str], feed: str = "") -> str:
             quiet = "cc_rewrite" in stage or "cc-rewrite" in stage or "cc_filter" in stage \
                 or "cc-filter" in stage
             parts.append(f"CTXCRL_QUIET_CONFIG=1 {stage}" if quiet else stage)
-    return "answer=$(" + feed + " | ".join(parts) + ")"
+    if fail_closed:
+        return "answer=$({ " + " | ".join(parts) + "; } 4>&1)\n" + mark_strip()
+    return "answer=$(" + " | ".join(parts) + ")"
 
 
 def env_lines(filter_bin: str | None = None) -> str:
@@ -259,9 +266,19 @@ def no_answer_body(no_answer: str, fail_closed: bool = False) -> str:
     answer = f"printf '%s\\n' {q(no_answer)}; " if no_answer else ""
     if not fail_closed:
         return f"cat >/dev/null 2>&1; {answer}"
-    # otherwise nothing: the agent's "no answer" (Gemini: an empty output changes nothing)
-    return (f"case ${{event-$(cat)}} in *cc-filter*) printf '%s\\n' {q(FAIL_CLOSED_ANSWER)} ;; "
-            "esac; ")
+    # otherwise nothing: the agent's "no answer" (Gemini: an empty output changes nothing).
+    # Here decode never read the event (no stage could start, CTXCRL_DISABLED): it is still
+    # on stdin. (When decode read it, its mark answers: MARK_STRIP.)
+    return (f"case $(cat) in *cc-filter*) printf '%s\\n' {q(FAIL_CLOSED_ANSWER)} ;; esac; ")
+
+
+def mark_strip() -> str:
+    """What a fail-closed script does with its answer: decode's mark (stage.MENTION_MARK, on
+    fd 3, taken into the answer through fd 4 before any answer can come) is taken off, and
+    when nothing follows it the answer is FAIL_CLOSED_ANSWER."""
+    mark = MENTION_MARK.decode().rstrip("\n")
+    return (f'case $answer in "{mark}"*) answer=${{answer#"{mark}"}}; answer=${{answer#?}}; '
+            f"[ -n \"$answer\" ] || answer={shlex.quote(FAIL_CLOSED_ANSWER)} ;; esac")
 
 
 def render(agent: str, no_answer: str, tools: dict | None = None,
@@ -282,12 +299,9 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
         launcher = stage_launcher(tools)
     path_line = ""
     lines = []
-    # Fail-closed agents keep the event (the script reads it first) to answer for it when the
-    # pipeline fails.
-    feed = "printf '%s\\n' \"$event\" | " if fail_closed else ""
     for pipeline in pipelines:
         path_line, stages = stage_commands(agent, tools, launcher, pipeline, gate_after_rewrite)
-        lines.append(answer_line(stages, feed))
+        lines.append(answer_line(stages, fail_closed))
     if len(lines) == 1:
         answer = lines[0]
     else:
@@ -301,7 +315,6 @@ def render(agent: str, no_answer: str, tools: dict | None = None,
         "@@HASH_FILE_COMMENT@@": home.short_path(hash_path(script)),
         "@@NO_ANSWER_BODY@@": no_answer_body(no_answer, fail_closed),
         "@@ENV@@": env,
-        "@@READ_EVENT@@": "event=$(cat)\n" if fail_closed else "",
         "@@ANSWER@@": answer,
     }
     text = template("hook.sh")

@@ -11,6 +11,7 @@ import posix
 import sys
 
 from cc_peel.record import dumps, loads
+from ctxcrl import jsoncodec
 
 from .agents import CODEC_AGENTS, load
 
@@ -22,26 +23,44 @@ SCRIPT_ENV = "CTXCRL_HOOK_SCRIPT"
 recorded next to it before anything is answered (ARCHITECTURE §8: a tampered hook rewrites nothing).
 Checking here, in Python, spares the script a hashing process in front of the pipeline."""
 
+MENTION_ENV = "CTXCRL_MENTION_FD"
+"""Set by a fail-closed agent's hook script for `decode` (hook_script.render): the file
+descriptor on which decode says MENTION_MARK, as soon as it has read the event and before
+anything else, when the event's bytes mention cc-filter. The script then refuses that event if
+the stages after decode give no answer, without reading the event itself first (a `cat` in
+front of the whole pipeline)."""
+MENTION_MARK = b"ctxcrl: the event mentions cc-filter\n"
+MENTIONED = b"cc-filter"
+
 _BOM = "\ufeff"
 
 
-def read_body(fd: int) -> str | None:
+def read_body(fd: int, mentions: list | None = None) -> str | None:
     """All of stdin as text, or None when it is too large or not UTF-8. Oversized input is
-    drained, so the agent never gets a broken pipe for writing its event."""
+    drained, so the agent never gets a broken pipe for writing its event. `mentions`, when
+    given, gets True appended if the bytes read (all of them, oversized too) hold MENTIONED."""
     chunks = []
     size = 0
+    tail = b""  # the end of the chunk before: MENTIONED may straddle two reads
+    seen = False
     while True:
         try:
             chunk = posix.read(fd, 1 << 16)
         except InterruptedError:
             continue
         except OSError:
-            return None
+            size = MAX_BODY_BYTES + 1  # unreadable: no answer
+            break
         if not chunk:
             break
+        if mentions is not None and not seen:
+            seen = MENTIONED in tail + chunk
+            tail = chunk[-(len(MENTIONED) - 1):]
         size += len(chunk)
         if size <= MAX_BODY_BYTES:
             chunks.append(chunk)
+    if seen:
+        mentions.append(True)
     if size > MAX_BODY_BYTES:
         return None
     try:
@@ -96,13 +115,18 @@ def run(direction: str, agent: str) -> int:
     out = ""
     try:
         load(agent)  # import the codec while the upstream stage is still working
+        jsoncodec.ready()
         script = _environ(SCRIPT_ENV) if direction == "decode" else None
+        mark_fd = _environ(MENTION_ENV) if direction == "decode" else None
+        mentions: list = []
         if script and not script_is_intact(script):
-            read_body(0)  # drained: the agent never gets a broken pipe
+            read_body(0, mentions)  # drained: the agent never gets a broken pipe
+            _say_mention(mark_fd, mentions)
             _warn(f"{script} does not match its recorded SHA-256; not rewriting "
                   "(run: cc-hook verify)", prefix="ctxcrl")
             return 0
-        body = read_body(0)
+        body = read_body(0, mentions)
+        _say_mention(mark_fd, mentions)
         out = decode(agent, body) if direction == "decode" else encode(agent, body)
     except Exception as exc:  # the hook never blocks the agent
         _warn(f"{direction} {agent}: {type(exc).__name__}: {exc}")
@@ -111,6 +135,17 @@ def run(direction: str, agent: str) -> int:
     if out:
         write_all(1, (out + "\n").encode("utf-8"))
     return 0
+
+
+def _say_mention(mark_fd: str | None, mentions: list) -> None:
+    """MENTION_MARK on the script's descriptor, when it asked and the event mentions
+    cc-filter (a write that fails changes nothing: the script then reads no mark)."""
+    if mark_fd is None or not mentions or not mark_fd.isdigit():
+        return
+    try:
+        write_all(int(mark_fd), MENTION_MARK)
+    except OSError:
+        pass
 
 
 def _environ(name: str) -> str | None:

@@ -19,6 +19,7 @@ stage's hot form. Never `json` or `re`.
 """
 import sys
 
+from ctxcrl import jsoncodec
 from ctxcrl.jsoncodec import dumps, loads  # noqa: F401  (the records' codec, re-exported)
 
 EMPTY = "empty"
@@ -210,6 +211,7 @@ def run_stage(tool: str, command_arg, on_record, on_bare, prepare=None) -> list:
         results.append(result)
         _close_quietly(out)
         return results
+    jsoncodec.ready()
     if prepare is not None:
         try:
             prepare()

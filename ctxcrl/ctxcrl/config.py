@@ -19,9 +19,9 @@ The file is read only from a home the user alone controls (`home.trusted_home()`
 folder inside the project, or writable by others, gives the defaults (its `[gate]` allow rules
 and `[hooks] filter_bin` would otherwise come from the project).
 """
-from ctxcrl import lean_os as os
 import sys
 
+from . import lean_os as os
 from . import home
 
 DEFAULTS: dict = {

@@ -14,7 +14,7 @@ says so (`warn_untrusted_once`).
 
 Imports only `os` (and `pwd` once, for the user's home folder): this runs on every agent command.
 """
-from ctxcrl import lean_os as os
+from . import lean_os as os
 
 
 def _xdg(var: str, fallback: str) -> str:

@@ -27,13 +27,20 @@ _JSON_SPACE = " \t\n\r"
 _INF = float("inf")
 
 
-def loads(text: str):
-    """Parse exactly one JSON document; raises ValueError (with json's message) otherwise."""
+def ready() -> None:
+    """Load `_json` and make the scanner now: a hook stage calls this before its input
+    arrives, while the stage before it still works, so its first `loads` does not pay."""
     global _scan
     if _scan is None:
         from _json import make_scanner
 
         _scan = make_scanner(_ScannerContext())
+
+
+def loads(text: str):
+    """Parse exactly one JSON document; raises ValueError (with json's message) otherwise."""
+    if _scan is None:
+        ready()
     start = len(text) - len(text.lstrip(_JSON_SPACE))
     try:
         value, end = _scan(text, start)

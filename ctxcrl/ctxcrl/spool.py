@@ -8,9 +8,9 @@ swallows every error and reports it as False.
 
 Imports nothing heavy (no `json`, which pulls in `re`): this runs on every agent command.
 """
-from ctxcrl import lean_os as os
 import time
 
+from . import lean_os as os
 from . import home
 
 FIELDS = (

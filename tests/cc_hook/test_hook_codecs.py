@@ -167,6 +167,21 @@ def test_read_body_refuses_more_than_the_limit_and_drains_it(tmp_path):
         assert f.read() == b""
 
 
+@pytest.mark.parametrize("prefix, mentions", [
+    (b"", True), (b"x" * ((1 << 16) - 4), True),  # straddling two reads
+    (b"x" * (2 * 1024 * 1024), True),             # past the limit: still seen
+    (b"cc-filte", False)])
+def test_read_body_tells_whether_the_bytes_mention_cc_filter(tmp_path, prefix, mentions):
+    """For the fail-closed script's mark (stage.MENTION_MARK): every byte read counts, an
+    oversized event's too, and a mention split between two reads."""
+    path = tmp_path / "event"
+    path.write_bytes(prefix + (b"cc-filter run ls" if mentions else b"x run ls"))
+    seen = []
+    with open(path, "rb") as f:
+        stage.read_body(f.fileno(), seen)
+    assert seen == ([True] if mentions else [])
+
+
 def test_read_body_refuses_non_utf8(tmp_path):
     path = tmp_path / "latin1"
     path.write_bytes(b'{"tool_input": {"command": "echo \xe9"}}')

@@ -716,18 +716,32 @@ def test_gemini_installs_the_rule_for_rewritten_commands(installs):
     assert 'interactive = false' in text and 'modes = ["default", "autoEdit"]' in text
 
 
-@pytest.mark.parametrize("how", ["disabled", "tampered"])
+@pytest.mark.parametrize("how", ["disabled", "tampered", "a stage crashes", "no stage starts"])
 def test_gemini_hook_fails_closed_for_cc_filter_commands(tmp_path, how):
     """When the pipeline cannot answer, the installed rule would let a `cc-filter run X`
     through unchecked: the script denies an event that mentions cc-filter, and still gives
-    no answer for anything else."""
+    no answer for anything else — whether decode read the event (its mark says so: a stage
+    after it crashed, the script was changed) or not (CTXCRL_DISABLED, no Python)."""
+    from cc_hook import hook_script
+
     install = Install("gemini", tmp_path)
     env = dict(install.env)
     if how == "disabled":
         env["CTXCRL_DISABLED"] = "1"
-    else:
+    elif how == "tampered":
         with open(install.script, "a") as f:
             f.write("# changed\n")
+    else:
+        with open(install.script) as f:
+            text = f.read()
+        if how == "a stage crashes":  # the gate, after decode read the event
+            text = text.replace("from cc_gate.cli import run; run()", "import posix; posix._exit(9)")
+        else:  # decode cannot even start: the event stays unread
+            text = text.replace("CTXCRL_MENTION_FD=3 ", "CTXCRL_MENTION_FD=3 /nonexistent/python ")
+        with open(install.script, "w") as f:
+            f.write(text)
+        with open(hook_script.hash_path(install.script), "w") as f:
+            f.write(hook_script.sha256_text(text) + "\n")
 
     def answer(command):
         body = json.dumps(event("gemini", None, command, str(install.project))).encode()

@@ -24,9 +24,9 @@ Patterns of the common shapes (`^git status(\\s|$)`, `^(cat|head)(\\s|$)`) are m
 Imports nothing heavy at module level (os, sys, marshal).
 """
 import marshal
-from ctxcrl import lean_os as os
 import sys
 
+from ctxcrl import lean_os as os
 from ctxcrl import home
 
 TIERS = ("project", "user", "built-in")

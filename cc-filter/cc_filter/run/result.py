@@ -20,10 +20,11 @@ what the agent would show; otherwise the record passes unchanged and the agent k
 result. Never fails: a bad record, a missing file, an unknown filter → the record unchanged,
 at most one warning on stderr, exit 0. Imports only what `cc-filter <name>` does.
 """
-from ctxcrl import lean_os as os
 import sys
 
+from ctxcrl import lean_os as os
 from cc_filter.choose import catalogue
+from ctxcrl import jsoncodec
 
 from cc_filter.run import runner
 
@@ -118,6 +119,7 @@ def prepare() -> None:
 
         tee.TeePolicy.from_config()
         catalogue.all_entries(None)
+        jsoncodec.ready()
     except Exception:
         pass
 

@@ -25,11 +25,11 @@ Imports nothing heavy at module level (no subprocess, signal, re, json): `cc-fil
 must stay within 2× a bare Python start. The filter machinery is imported only when a filter
 was found.
 """
-from ctxcrl import lean_os as os
 import time
 
 import _signal
 
+from ctxcrl import lean_os as os
 from cc_filter.choose import catalogue, keys
 from ctxcrl.console import EXIT_USAGE
 

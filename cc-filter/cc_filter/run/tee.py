@@ -35,10 +35,10 @@ goes to the private fallback directory in $TMPDIR, or, when that cannot be had e
 file is written; either is said in one stderr line (once per directory and reason). The
 command's output and exit code are never touched by any of it.
 """
-from ctxcrl import lean_os as os
 import stat
 import time
 
+from ctxcrl import lean_os as os
 from ctxcrl import home
 
 MODES = ("failures", "always", "never")

@@ -18,6 +18,6 @@
 script=@@SCRIPT@@
 no_answer() { @@NO_ANSWER_BODY@@exit 0; }
 case ${CTXCRL_DISABLED:-} in ''|0) ;; *) no_answer ;; esac
-@@ENV@@@@READ_EVENT@@@@ANSWER@@
+@@ENV@@@@ANSWER@@
 [ -n "$answer" ] && printf '%s\n' "$answer" && exit 0
 no_answer
