@@ -13,13 +13,10 @@ from cc_hook.agents import CODEC_AGENTS, event_for, load
 
 from hook_files import stage_dirs
 
-STATUS = ('On branch main\nChanges not staged for commit:\n'
-          '  (use "git add <file>..." to update what will be committed)\n'
-          '  (use "git restore <file>..." to discard changes in working directory)\n'
-          '\tmodified:   calc.py\n\nUntracked files:\n'
-          '  (use "git add <file>..." to include in what will be committed)\n'
-          '\tnotes_draft.txt\n\n'
-          'no changes added to commit (use "git add" and/or "git commit -a")\n')
+#: A real `git status` (tests/fixtures: captured from git), for the post-execution events.
+with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
+                       "git", "git-status", "changes.out"), encoding="utf-8") as _f:
+    STATUS = _f.read()
 
 
 def run_stage(module: str, argv: list, stdin: bytes, env: dict, cwd) -> tuple:
@@ -101,4 +98,4 @@ def test_the_post_stages_never_import_os(agent, hook_env):
         data, loaded = run_stage(module, argv, data, env, project)
         assert "os" not in loaded, (agent, module)
         assert data.strip(), f"{agent}: {module} {argv} wrote nothing"
-    assert b"unstaged" in data or b"M calc.py" in data, data  # the filtered status reached encode
+    assert b"unstaged:" in data and b"M src/cli.py" in data, data  # the filtered status came through
