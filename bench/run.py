@@ -15,7 +15,11 @@ init` in a fresh project), `ctx.cpu_row`, `ctx.import_profile` / `ctx.import_tim
 
 Timing on a shared machine: `ctx.time_cmd` runs the floor (`python3 -I -S -c pass`, the real
 interpreter binary) and the measured command alternately, so both see the same load, and
-`ctx.floor_ms` / `ctx.ratio_row` use the floor measured alongside the last `time_cmd` call.
+`ctx.floor_ms` / `ctx.ratio_row` use the floor measured alongside the last `time_cmd` call:
+the floor as the pairs see it, so that `ms / ctx.floor_ms` is the median of the per-pair
+ratios (a pair's two runs see the same moment of the machine; a ratio of two medians lets
+the machine's drift between runs move it: 3.2–3.9× for the hook on an idle 2-core machine,
+where the paired median stays within 3.25–3.32×).
 The load average before and after the run is printed with the results.
 
     python bench/run.py [area ...]      # e.g. `python bench/run.py filter hook`
@@ -96,17 +100,20 @@ class Context:
     def time_cmd(self, argv, runs: int = 30, stdin: bytes | None = None, env=None,
                  shell: bool = False, cwd=None) -> float:
         """Median wall time in ms over `runs` runs (after two warm-ups), each run next to a
-        run of the floor; the floor's median becomes `ctx.floor_ms`."""
-        samples, floors = [], []
+        run of the floor. `ctx.floor_ms` becomes the floor as the pairs see it: the median
+        time over the median of the per-pair ratios (module docstring)."""
+        samples, floors, ratios = [], [], []
         for i in range(runs + 2):
             floor = self._once(self.floor_argv)
             ms = self._once(argv, stdin, env, shell, cwd)
             if i >= 2:
                 samples.append(ms)
                 floors.append(floor)
-        self._last_floor_ms = statistics.median(floors)
-        self.floors.append(self._last_floor_ms)
-        return statistics.median(samples)
+                ratios.append(ms / floor)
+        median = statistics.median(samples)
+        self._last_floor_ms = median / statistics.median(ratios)
+        self.floors.append(statistics.median(floors))
+        return median
 
     def cpu_ms(self, argv, stdin: bytes | None = None, env=None, cwd=None,
                runs: int = 10) -> float:
@@ -343,8 +350,10 @@ def main(argv) -> int:
                 for area, budget, result, detail in details) + "\n"
         with open(os.path.join(HERE, "RESULTS.md"), "w") as f:
             f.write(f"# Benchmark results (last `just bench`)\n\n{summary}\n\n"
-                    f"Each ratio is against the floor measured alternately with the command "
-                    f"(medians of repeated runs). Areas: {', '.join(timings)}.\n\n"
+                    f"Each ratio is against the floor measured alternately with the command: "
+                    f"the median of the per-pair ratios over repeated runs (a floor shown "
+                    f"with a ratio is the one those pairs imply). Areas: "
+                    f"{', '.join(timings)}.\n\n"
                     f"{text}\n\n**{verdict}**\n\n{why}\n{profiles}")
     return 1 if failing else 0
 
