@@ -388,13 +388,14 @@ def test_grep_fed_in_chunks_answers_as_fed_line_by_line(argv):
 
 
 # -- grep's counted runs: the same answer as one line at a time ------------------------------
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import example, given, settings, strategies as st  # noqa: E402
 
-_NAMES = st.sampled_from(["a.py", "b.py", "a", "a:1", "x:12:y", "src/c.py", "grep", "d e.py"])
+_NAMES = st.sampled_from(["a.py", "b.py", "a", "a:1", "x:12:y", "src/c.py", "grep", "d e.py",
+                          "a:", "9", "b.py:"])
 _LINES = st.lists(st.one_of(
     st.tuples(_NAMES, st.integers(1, 30), st.integers(1, 40),
               st.sampled_from(["value = 1", "WARN retry", "status=503 x", "ok  ", "x" * 230,
-                               "", "ERROR: disk"])),
+                               "", "ERROR: disk", "7:value", ":value"])),
     st.sampled_from(["grep: nope: No such file or directory", "Binary file z matches",
                      "b.py-3-context", "plain text"])), max_size=120)
 
@@ -415,6 +416,10 @@ def _grep_lines(items, numbers: bool) -> list[str]:
 
 @settings(max_examples=150, deadline=None)
 @given(_LINES, st.booleans(), st.sampled_from([1, 7, 64, 4096]))
+# file `a:`'s line among file `a`'s, past every budget: `a::6:` begins with `a:` but has no
+# line number after it, so it is not in `a`'s run
+@example([("a.py", 3, 1, "value = 1"), ("b.py", 90, 1, "value = 1"), ("a", 2, 5, "value = 1"),
+          ("a:", 1, 6, "value = 1"), ("a", 2, 7, "value = 1")], True, 7)
 def test_grep_counts_runs_as_it_groups_each_line(items, numbers, chunk):
     """Past the budget, the holds and the standout picker's window, grep counts a file's run of
     matches at once (`_group_runs`); what it answers and counts is what one line at a time
@@ -424,7 +429,7 @@ def test_grep_counts_runs_as_it_groups_each_line(items, numbers, chunk):
     lines = _grep_lines(items, numbers)
     argv = ["grep", "-rn" if numbers else "-r", "value", "."]
     with mock.patch.multiple(grep, HOLD_TOTAL=5, HOLD_PER_FILE=3, FILE_LIMIT=4,
-                             CHAR_BUDGET=200, STANDOUT_SCAN=300):
+                             CHAR_BUDGET=200, STANDOUT_SCAN=300, _BLOCK=8):
         answers = []
         for runs in (True, False):
             f = grep.Grep(argv)

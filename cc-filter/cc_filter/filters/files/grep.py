@@ -28,7 +28,7 @@ past it and every budget a file's run of matches is counted at once (`_group_run
 from ctxcrl import lean_os as os
 
 from cc_filter.kit.filter import Filter
-from cc_filter.kit.lines import LazyPattern, omitted, strip_ansi, truncated
+from cc_filter.kit.lines import omitted, strip_ansi, truncated
 from cc_filter.kit.standout import TELLING, Standout
 
 MATCH_BUDGET = 200  # lines of the ungrouped (cut) mode: twice this many at most
@@ -43,8 +43,9 @@ STANDOUT_SCAN = 2 << 20
 FILE_LIMIT = 300
 _BLOCK = 2048  # lines handed to the standout picker at once
 ERROR_LIMIT = 50
-#: a line number and its colon at a line's start (`_one_file`, with the path taken off)
-_NUMBERED = LazyPattern(r"\n[0-9]+:")
+#: prefix length → a line's start, that many characters (its `path:`), a line number and its
+#: colon (`_one_file`); the empty group makes findall return empty strings, not each match
+_NUMBERED_AFTER: dict = {}
 LINE_LIMIT = 200
 WINDOW_BEFORE = 60
 WINDOW_AFTER = 140
@@ -372,13 +373,12 @@ class Grep(Filter):
 
     def _one_file(self, run: list[str], prefix: str) -> bool:
         """Does every line of `run` begin with `prefix` (and, with -n, a line number and a
-        colon after it)? One count over the run's text."""
+        colon after it)? One count over the run's text, and with -n one regex pass that steps
+        over each line's prefix (the lines hold no newline, so `.` cannot leave a line)."""
         text = "\n" + "\n".join(run)
-        starts = "\n" + prefix
-        if text.count(starts) != len(run):
+        if text.count("\n" + prefix) != len(run):
             return False
-        return not self.args.numbers or \
-            len(_NUMBERED.compiled.findall(text.replace(starts, "\n"))) == len(run)
+        return not self.args.numbers or len(_numbered_after(len(prefix)).findall(text)) == len(run)
 
     def _group_each(self, lines: list[str]) -> None:
         files, numbers, split = self.files, self.args.numbers, self._split
@@ -538,3 +538,12 @@ class Grep(Filter):
             self.dropped = True
             out.append(omitted(self.hidden_errors, "error lines"))
         return out + self._cut_marker()
+
+
+def _numbered_after(length: int):
+    pattern = _NUMBERED_AFTER.get(length)
+    if pattern is None:
+        import re
+
+        pattern = _NUMBERED_AFTER[length] = re.compile("\n.{%d}[0-9]+:()" % length)
+    return pattern
