@@ -281,3 +281,23 @@ def test_rules_loaded_before_stdin_warn_only_when_used(private_home, tmp_path, m
     code, out, err = gate([], records, capsysbinary)
     assert code == 0 and len(out.splitlines()) == 2
     assert len(err.splitlines()) == 1 and "skipping" in err and "malformed JSON" in err
+
+
+def test_claudes_tables_are_read_before_stdin(private_home, tmp_path, monkeypatch):
+    """The gate stage's prepare (before its input arrives, while decode still works) also
+    loads what Claude Code's model reads for nearly every command: the running client's
+    version and its read-only tables, so judging the record finds them loaded."""
+    from cc_gate.agents import claude_builtin
+    from cc_gate.stage import Gate
+
+    monkeypatch.setattr(claude_builtin, "_LOADED", {})
+    monkeypatch.delenv("AI_AGENT", raising=False)
+    monkeypatch.chdir(tmp_path)
+    gate = Gate(agent="claude")
+    gate.prepare()
+    assert list(claude_builtin._LOADED) == [claude_builtin.NEWEST]
+    rules = gate.rules_for("claude", str(tmp_path), quiet=True)
+    assert "client_version" in rules.extra
+    loaded = claude_builtin._LOADED[claude_builtin.NEWEST]
+    assert gate.judge("git log --oneline -n 3").decision == "allow"  # a built-in read-only one
+    assert claude_builtin._LOADED == {claude_builtin.NEWEST: loaded}  # the same, not read again
