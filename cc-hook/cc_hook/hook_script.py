@@ -48,7 +48,9 @@ older one: there, a project's settings can point them into the project)."""
 8: Codex's script gets the `post` pipeline too (its PostToolUse registration filters what the
    pre-execution hook left alone).
 9: the stages start with the cyclic garbage collector off, and their hot paths no longer
-   import `os` (ctxcrl.lean_os): together about a tenth of the hook's time."""
+   import `os` (ctxcrl.lean_os): together about a tenth of the hook's time. Gemini's
+   fail-closed script no longer reads the event itself first: decode marks one that mentions
+   cc-filter on fd 3 (stage.MENTION_ENV), and `mark_strip` turns a mark alone into the deny."""
 
 VERSION_MARK = "# ctxcrl-hook-version:"
 SCRIPT_PREFIX = "ctxcrl-hook-"
@@ -215,7 +217,7 @@ def answer_line(stages: list[str], fail_closed: bool = False) -> str:
     """`answer=$(…)`: the stages chained; the first gets the script's path for its check;
     cc-rewrite and cc-filter run with CTXCRL_QUIET_CONFIG=1 (one config warning: cc-gate's,
     or decode's). fail_closed: decode also says, on fd 3 into the answer, whether the event
-    mentions cc-filter (then MARK_STRIP)."""
+    mentions cc-filter (then `mark_strip`)."""
     parts = []
     for i, stage in enumerate(stages):
         if i == 0 and fail_closed:
@@ -268,7 +270,7 @@ def no_answer_body(no_answer: str, fail_closed: bool = False) -> str:
         return f"cat >/dev/null 2>&1; {answer}"
     # otherwise nothing: the agent's "no answer" (Gemini: an empty output changes nothing).
     # Here decode never read the event (no stage could start, CTXCRL_DISABLED): it is still
-    # on stdin. (When decode read it, its mark answers: MARK_STRIP.)
+    # on stdin. (When decode read it, its mark answers: `mark_strip`.)
     return (f"case $(cat) in *cc-filter*) printf '%s\\n' {q(FAIL_CLOSED_ANSWER)} ;; esac; ")
 
 

@@ -35,10 +35,15 @@ MENTIONED = b"cc-filter"
 _BOM = "\ufeff"
 
 
-def read_body(fd: int, mentions: list | None = None) -> str | None:
+def read_body(fd: int) -> str | None:
     """All of stdin as text, or None when it is too large or not UTF-8. Oversized input is
-    drained, so the agent never gets a broken pipe for writing its event. `mentions`, when
-    given, gets True appended if the bytes read (all of them, oversized too) hold MENTIONED."""
+    drained, so the agent never gets a broken pipe for writing its event."""
+    return read_event(fd)[0]
+
+
+def read_event(fd: int) -> tuple:
+    """(read_body's text, whether the bytes read — all of them, an oversized event's too —
+    hold MENTIONED)."""
     chunks = []
     size = 0
     tail = b""  # the end of the chunk before: MENTIONED may straddle two reads
@@ -53,21 +58,19 @@ def read_body(fd: int, mentions: list | None = None) -> str | None:
             break
         if not chunk:
             break
-        if mentions is not None and not seen:
+        if not seen:
             seen = MENTIONED in tail + chunk
             tail = chunk[-(len(MENTIONED) - 1):]
         size += len(chunk)
         if size <= MAX_BODY_BYTES:
             chunks.append(chunk)
-    if seen:
-        mentions.append(True)
     if size > MAX_BODY_BYTES:
-        return None
+        return None, seen
     try:
         text = b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:
-        return None
-    return text[1:] if text.startswith(_BOM) else text
+        return None, seen
+    return (text[1:] if text.startswith(_BOM) else text), seen
 
 
 def parse_object(text: str) -> dict | None:
@@ -118,15 +121,13 @@ def run(direction: str, agent: str) -> int:
         jsoncodec.ready()
         script = _environ(SCRIPT_ENV) if direction == "decode" else None
         mark_fd = _environ(MENTION_ENV) if direction == "decode" else None
-        mentions: list = []
         if script and not script_is_intact(script):
-            read_body(0, mentions)  # drained: the agent never gets a broken pipe
-            _say_mention(mark_fd, mentions)
+            _say_mention(mark_fd, read_event(0)[1])  # drained: the agent gets no broken pipe
             _warn(f"{script} does not match its recorded SHA-256; not rewriting "
                   "(run: cc-hook verify)", prefix="ctxcrl")
             return 0
-        body = read_body(0, mentions)
-        _say_mention(mark_fd, mentions)
+        body, mentioned = read_event(0)
+        _say_mention(mark_fd, mentioned)
         out = decode(agent, body) if direction == "decode" else encode(agent, body)
     except Exception as exc:  # the hook never blocks the agent
         _warn(f"{direction} {agent}: {type(exc).__name__}: {exc}")
@@ -137,15 +138,11 @@ def run(direction: str, agent: str) -> int:
     return 0
 
 
-def _say_mention(mark_fd: str | None, mentions: list) -> None:
+def _say_mention(mark_fd: str | None, mentioned: bool) -> None:
     """MENTION_MARK on the script's descriptor, when it asked and the event mentions
     cc-filter (a write that fails changes nothing: the script then reads no mark)."""
-    if mark_fd is None or not mentions or not mark_fd.isdigit():
-        return
-    try:
+    if mentioned and mark_fd is not None and mark_fd.isdigit():
         write_all(int(mark_fd), MENTION_MARK)
-    except OSError:
-        pass
 
 
 def _environ(name: str) -> str | None:

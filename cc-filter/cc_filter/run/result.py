@@ -22,11 +22,10 @@ at most one warning on stderr, exit 0. Imports only what `cc-filter <name>` does
 """
 import sys
 
-from ctxcrl import lean_os as os
 from cc_filter.choose import catalogue
-from ctxcrl import jsoncodec
-
 from cc_filter.run import runner
+from ctxcrl import jsoncodec
+from ctxcrl import lean_os as os
 
 READ_SIZE = 1 << 17
 FILTERED = "filtered"
@@ -104,7 +103,7 @@ def _feed_file(guard, path: str) -> bool:
 
 #: What filtering any result loads (all but the filter's own module), for prepare.
 _NEEDED = ("fcntl", "cc_filter.filters", "cc_filter.kit.filter", "cc_filter.kit.lines",
-           "cc_filter.kit.spill", "cc_filter.run.guard", "cc_filter.run.tee", "ctxcrl.spool")
+           "cc_filter.kit.spill", "cc_filter.run.guard", "ctxcrl.spool")
 
 
 def prepare() -> None:
